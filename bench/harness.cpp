@@ -1,0 +1,196 @@
+#include "harness.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace redu::bench
+{
+
+BenchHarness::~BenchHarness()
+{
+  if (start_ != nullptr)
+  {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  if (stream_ != nullptr)
+  {
+    cudaStreamDestroy(stream_);
+  }
+}
+
+Status BenchHarness::measure_copy_bandwidth()
+{
+  // Device-to-device copy of 1 GiB: bytes read + bytes written over the median time.
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer src, dst;
+  REDU_TRY(src.allocate(bytes));
+  REDU_TRY(dst.allocate(bytes));
+  REDU_CUDA_TRY(cudaMemsetAsync(src.data(), 1, bytes, stream_));
+  std::vector<float> ms;
+  for (int i = 0; i < 12; ++i)
+  {
+    REDU_CUDA_TRY(cudaEventRecord(start_, stream_));
+    REDU_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream_));
+    REDU_CUDA_TRY(cudaEventRecord(stop_, stream_));
+    REDU_CUDA_TRY(cudaEventSynchronize(stop_));
+    float t = 0;
+    REDU_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
+    if (i >= 2) // warm-up
+    {
+      ms.push_back(t);
+    }
+  }
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  copy_gbps_ = 2.0 * bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+  return Status::success();
+}
+
+Status BenchHarness::init(const Options& options, const std::vector<BenchCase>& cases)
+{
+  options_ = options;
+  REDU_TRY(query_device(0, device_));
+  REDU_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  REDU_CUDA_TRY(cudaEventCreate(&start_));
+  REDU_CUDA_TRY(cudaEventCreate(&stop_));
+  REDU_TRY(measure_copy_bandwidth());
+  REDU_TRY(flusher_.init(device_.l2_bytes));
+
+  // One input per element type, as large as the largest case that fits; a case that does not fit is
+  // reported and dropped, and the sweep goes on.
+  std::map<DType, std::int64_t> largest;
+  for (const BenchCase& c : cases)
+  {
+    largest[c.dtype] = std::max(largest[c.dtype], c.n);
+  }
+  for (auto [dtype, n] : largest)
+  {
+    DeviceBuffer buffer;
+    while (n > 0 && !buffer.allocate(static_cast<std::size_t>(n) * size_of(dtype)).ok())
+    {
+      cudaGetLastError();
+      skipped_.push_back(std::string(to_string(dtype)) + " inputs of " + std::to_string(n)
+                         + " elements: not enough device memory");
+      n /= 2;
+    }
+    if (n > 0)
+    {
+      REDU_TRY(fill_random(dtype, buffer.data(), n, 0x5eed0000 + static_cast<int>(dtype), stream_));
+      inputs_[dtype] = std::move(buffer);
+    }
+  }
+  REDU_CUDA_TRY(cudaStreamSynchronize(stream_));
+  return Status::success();
+}
+
+bool BenchHarness::fits(const BenchCase& c) const
+{
+  const auto it = inputs_.find(c.dtype);
+  return it != inputs_.end() && static_cast<std::size_t>(c.n) * size_of(c.dtype) <= it->second.bytes();
+}
+
+const void* BenchHarness::input_for(const BenchCase& c) const
+{
+  return inputs_.at(c.dtype).data();
+}
+
+Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
+{
+  const std::size_t out_bytes = static_cast<std::size_t>(c.segments) * size_of(c.dtype);
+  if (output_.bytes() < out_bytes)
+  {
+    REDU_TRY(output_.allocate(out_bytes));
+  }
+  const std::int64_t* offsets = nullptr;
+  if (c.offsets)
+  {
+    DeviceBuffer& buffer = offsets_[c.shape];
+    if (buffer.data() == nullptr)
+    {
+      REDU_TRY(buffer.allocate(c.offsets->size() * sizeof(std::int64_t)));
+      REDU_CUDA_TRY(cudaMemcpy(buffer.data(), c.offsets->data(), buffer.bytes(), cudaMemcpyHostToDevice));
+    }
+    offsets = buffer.as<const std::int64_t>();
+  }
+  const Problem problem{c.kind, c.dtype, c.op, c.n, c.segments, input_for(c), output_.data(), offsets};
+  Workspace workspace;
+  REDU_TRY(allocate_workspace(*c.impl, problem, workspace_, workspace));
+
+  // Poisoned output: after the runs every element must have been written.
+  REDU_CUDA_TRY(cudaMemset(output_.data(), 0xA5, out_bytes));
+  for (int warm = 0; warm < 2; ++warm)
+  {
+    REDU_TRY(redu::run(*c.impl, problem, workspace, stream_));
+  }
+  REDU_CUDA_TRY(cudaStreamSynchronize(stream_));
+
+  samples_ms.clear();
+  for (int s = 0; s < options_.samples; ++s)
+  {
+    if (options_.cold_l2)
+    {
+      REDU_TRY(flusher_.flush(stream_)); // outside the timed region
+    }
+    REDU_CUDA_TRY(cudaEventRecord(start_, stream_));
+    REDU_TRY(redu::run(*c.impl, problem, workspace, stream_));
+    REDU_CUDA_TRY(cudaEventRecord(stop_, stream_));
+    REDU_CUDA_TRY(cudaEventSynchronize(stop_));
+    float ms = 0;
+    REDU_CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
+    samples_ms.push_back(ms);
+  }
+  REDU_CUDA_TRY(cudaGetLastError());
+
+  std::vector<unsigned char> out(out_bytes);
+  REDU_CUDA_TRY(cudaMemcpy(out.data(), output_.data(), out_bytes, cudaMemcpyDeviceToHost));
+  const std::size_t width = size_of(c.dtype);
+  for (std::size_t i = 0; i < out.size(); i += width)
+  {
+    if (std::all_of(out.begin() + i, out.begin() + i + width, [](unsigned char b) { return b == 0xA5; }))
+    {
+      return Status::invalid("output " + std::to_string(i / width) + " was never written");
+    }
+  }
+  return Status::success();
+}
+
+void BenchHarness::run(benchmark::State& state, const BenchCase& c)
+{
+  std::vector<float> samples;
+  for (auto _ : state)
+  {
+    const Status status = measure(c, samples);
+    if (!status.ok())
+    {
+      cudaGetLastError();
+      state.SkipWithError(status.message().c_str());
+      return;
+    }
+    std::vector<float> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    state.SetIterationTime(sorted[sorted.size() / 2] * 1e-3);
+  }
+  std::sort(samples.begin(), samples.end());
+  const double median_ms = samples[samples.size() / 2];
+  const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + static_cast<double>(c.segments) * size_of(c.dtype);
+  const double gbps      = bytes / (median_ms * 1e-3) / 1e9;
+
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["GBps"]        = gbps;
+  state.counters["pct_peak"]    = 100.0 * gbps / device_.peak_gbps();
+  state.counters["pct_copy"]    = 100.0 * gbps / copy_gbps_;
+  state.counters["median_ms"]   = median_ms;
+  state.counters["min_ms"]      = samples.front();
+  state.counters["max_ms"]      = samples.back();
+  state.counters["n"]           = static_cast<double>(c.n);
+  state.counters["segments"]    = static_cast<double>(c.segments);
+  state.counters["elem_bytes"]  = static_cast<double>(size_of(c.dtype));
+  state.counters["samples"]     = static_cast<double>(samples.size());
+  state.counters["cold_l2"]     = options_.cold_l2 ? 1 : 0;
+  state.counters["deterministic"] = c.impl->info().deterministic ? 1 : 0;
+  state.SetLabel("impl=" + c.impl->info().name + " family=" + c.impl->info().family + " dtype=" + to_string(c.dtype)
+                 + " op=" + to_string(c.op) + " kind=" + to_string(c.kind) + " shape=" + c.shape);
+  records_.push_back({c, median_ms, gbps});
+}
+
+} // namespace redu::bench

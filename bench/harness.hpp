@@ -1,0 +1,65 @@
+// The benchmark body, written once. Every registered case runs through BenchHarness::run: inputs
+// come from shared random buffers, the workspace is sized and zeroed outside the timed region, each
+// timed call is bracketed by CUDA events after warm-up and (by default) after an L2 flush, and the
+// median of the samples is what Google Benchmark records.
+#pragma once
+
+#include "device_data.hpp"
+#include "options.hpp"
+#include "sweep.hpp"
+
+#include "common/device_buffer.hpp"
+#include "common/device_info.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace redu::bench
+{
+
+// One measured case, kept for the end-of-run summary table.
+struct Record
+{
+  BenchCase c;
+  double median_ms = 0;
+  double gbps      = 0;
+};
+
+class BenchHarness
+{
+public:
+  // Reads the device, measures copy bandwidth, allocates shared inputs and the flush buffer.
+  Status init(const Options& options, const std::vector<BenchCase>& cases);
+  ~BenchHarness();
+
+  void run(benchmark::State& state, const BenchCase& c);
+
+  const DeviceInfo& device() const { return device_; }
+  double copy_gbps() const { return copy_gbps_; }
+  const std::vector<Record>& records() const { return records_; }
+  // Cases dropped because their inputs do not fit in device memory.
+  const std::vector<std::string>& skipped() const { return skipped_; }
+  bool fits(const BenchCase& c) const;
+
+private:
+  Status measure(const BenchCase& c, std::vector<float>& samples_ms);
+  Status measure_copy_bandwidth();
+  const void* input_for(const BenchCase& c) const;
+
+  Options options_;
+  DeviceInfo device_;
+  double copy_gbps_ = 0;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  L2Flusher flusher_;
+  std::map<DType, DeviceBuffer> inputs_; // one random buffer per element type, sized for the largest case
+  std::map<std::string, DeviceBuffer> offsets_;
+  DeviceBuffer output_, workspace_;
+  std::vector<Record> records_;
+  std::vector<std::string> skipped_;
+};
+
+} // namespace redu::bench

@@ -1,0 +1,43 @@
+// The benchmark binary's own command line. Google Benchmark's --benchmark_* flags pass through
+// untouched; anything else unknown is an error (a typo must not silently run the wrong sweep).
+#pragma once
+
+#include "common/problem.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace redu::bench
+{
+
+struct Options
+{
+  std::string results_dir;              // write <results_dir>/<gpu-slug>/bench.json
+  std::string code_id = "unknown";      // provenance, from scripts/code_id.sh
+  std::string sweep   = "default";      // default | full | quick
+  std::vector<std::string> impls;       // empty: every registered implementation
+  std::vector<DType> dtypes;            // empty: the sweep's choice
+  std::vector<Op> ops;                  // empty: the sweep's choice
+  int min_log2 = 10;                    // full arrays: n = 2^min_log2 .. 2^max_log2
+  int max_log2 = 30;
+  bool cold_l2 = true;                  // flush L2 before every timed call
+  int samples  = 15;                    // timed calls per benchmark; the median is reported
+  bool list    = false;                 // print the registry and exit
+  bool help    = false;
+};
+
+struct ParsedCommandLine
+{
+  Options options;
+  std::vector<std::string> benchmark_args; // argv[0] and the --benchmark_* flags
+  std::string error;                       // non-empty: print it and exit 2
+};
+
+ParsedCommandLine parse_command_line(int argc, const char* const* argv);
+std::string usage();
+
+std::optional<DType> parse_dtype(const std::string& text);
+std::optional<Op> parse_op(const std::string& text);
+
+} // namespace redu::bench

@@ -1,0 +1,131 @@
+// reduce_bench: every registered implementation x type x op x size through one benchmark body.
+// `reduce_bench --help` lists the options; README.md documents names, counters and the results file.
+#include "harness.hpp"
+#include "options.hpp"
+#include "summary.hpp"
+#include "sweep.hpp"
+
+#include "common/device_info.hpp"
+
+#include <cub/version.cuh>
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <iostream>
+
+#ifndef REDU_BUILD_TYPE
+#define REDU_BUILD_TYPE "unknown"
+#endif
+
+namespace
+{
+
+void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Options& options)
+{
+  const redu::DeviceInfo& d = harness.device();
+  benchmark::AddCustomContext("gpu_name", d.name);
+  benchmark::AddCustomContext("gpu_slug", redu::gpu_slug(d.name));
+  benchmark::AddCustomContext("compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+  benchmark::AddCustomContext("sm_count", std::to_string(d.sm_count));
+  benchmark::AddCustomContext("l2_bytes", std::to_string(d.l2_bytes));
+  benchmark::AddCustomContext("memory_clock_khz", std::to_string(d.memory_clock_khz));
+  benchmark::AddCustomContext("bus_width_bits", std::to_string(d.bus_width_bits));
+  benchmark::AddCustomContext("peak_gbps", std::to_string(d.peak_gbps()));
+  benchmark::AddCustomContext("copy_gbps", std::to_string(harness.copy_gbps()));
+  benchmark::AddCustomContext("driver_version", redu::cuda_version_string(d.driver_version));
+  benchmark::AddCustomContext("cuda_runtime_version", redu::cuda_version_string(d.runtime_version));
+  benchmark::AddCustomContext("cccl_version", std::to_string(CUB_VERSION / 100000) + "." +
+                                                std::to_string(CUB_VERSION / 100 % 1000) + "." +
+                                                std::to_string(CUB_VERSION % 100));
+  benchmark::AddCustomContext("build_type", REDU_BUILD_TYPE);
+  benchmark::AddCustomContext("code_id", options.code_id);
+  benchmark::AddCustomContext("l2_mode", options.cold_l2 ? "cold (flushed before each timed call)" : "hot");
+  benchmark::AddCustomContext("timing", "CUDA events around each call after 2 warm-ups; median of "
+                                          + std::to_string(options.samples) + " samples");
+  benchmark::AddCustomContext("sweep", options.sweep);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  auto parsed = redu::bench::parse_command_line(argc, argv);
+  if (!parsed.error.empty())
+  {
+    std::cerr << "reduce_bench: " << parsed.error << "\n" << redu::bench::usage();
+    return 2;
+  }
+  const redu::bench::Options& options = parsed.options;
+  if (options.help)
+  {
+    std::cout << redu::bench::usage();
+    return 0;
+  }
+  for (const std::string& name : options.impls)
+  {
+    if (redu::find(name) == nullptr)
+    {
+      std::cerr << "reduce_bench: unknown implementation '" << name << "' (see --list)\n";
+      return 2;
+    }
+  }
+  if (options.list)
+  {
+    for (const redu::Reduction* impl : redu::registry())
+    {
+      std::cout << impl->info().name << "\t" << impl->info().idea << "\n";
+    }
+    return 0;
+  }
+  if (const std::string reason = redu::no_gpu_reason(); !reason.empty())
+  {
+    std::cerr << "reduce_bench: cannot benchmark: " << reason << "\n";
+    return 1;
+  }
+
+  const std::vector<redu::bench::BenchCase> cases = redu::bench::build_sweep(options);
+  redu::bench::BenchHarness harness;
+  if (const redu::Status status = harness.init(options, cases); !status.ok())
+  {
+    std::cerr << "reduce_bench: " << status.message() << "\n";
+    return 1;
+  }
+
+  std::vector<std::string> args = parsed.benchmark_args;
+  const bool has_out = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a.rfind("--benchmark_out=", 0) == 0;
+  });
+  if (!options.results_dir.empty() && !has_out)
+  {
+    const std::filesystem::path dir = std::filesystem::path(options.results_dir) / redu::gpu_slug(harness.device().name);
+    std::filesystem::create_directories(dir);
+    args.push_back("--benchmark_out=" + (dir / "bench.json").string());
+    args.push_back("--benchmark_out_format=json");
+    std::cout << "reduce_bench: writing " << (dir / "bench.json").string() << "\n";
+  }
+  std::vector<char*> bench_argv;
+  for (std::string& a : args)
+  {
+    bench_argv.push_back(a.data());
+  }
+  int bench_argc = static_cast<int>(bench_argv.size());
+  benchmark::Initialize(&bench_argc, bench_argv.data());
+
+  add_context(harness, options);
+  for (const redu::bench::BenchCase& c : cases)
+  {
+    if (!harness.fits(c))
+    {
+      std::cerr << "reduce_bench: skipping " << c.name() << ": input does not fit in device memory\n";
+      continue;
+    }
+    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, c](benchmark::State& state) { harness.run(state, c); })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMicrosecond);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  redu::bench::print_summary(std::cout, harness);
+  return 0;
+}

@@ -1,0 +1,148 @@
+#include "sweep.hpp"
+
+#include <algorithm>
+#include <random>
+
+namespace redu::bench
+{
+
+std::string BenchCase::name() const
+{
+  return std::string(to_string(kind)) + "/" + impl->info().name + "/" + to_string(dtype) + "/" + to_string(op) + "/"
+       + shape;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> equal_row_shapes(std::int64_t total)
+{
+  // 1 x 2^28, 8 x 2^25, 2048 x 2^17, 2^16 x 2^12, 2^20 x 256, 2^22 x 64, 2^23 x 32, 2^25 x 8 at 2^28.
+  std::vector<std::pair<std::int64_t, std::int64_t>> shapes;
+  for (std::int64_t row_length : {total, total / 8, total / 2048, std::int64_t{4096}, std::int64_t{256},
+                                  std::int64_t{64}, std::int64_t{32}, std::int64_t{8}})
+  {
+    if (row_length >= 1 && row_length <= total)
+    {
+      shapes.emplace_back(total / row_length, row_length);
+    }
+  }
+  return shapes;
+}
+
+std::vector<std::int64_t> lognormal_offsets(std::int64_t total)
+{
+  // Median length e^6 ~ 400, heavy tail (sigma 2): most segments are short, most elements sit in long ones.
+  std::mt19937_64 rng(20261122);
+  std::lognormal_distribution<double> length(6.0, 2.0);
+  std::vector<std::int64_t> offsets = {0};
+  while (offsets.back() < total)
+  {
+    const auto len = static_cast<std::int64_t>(length(rng));
+    offsets.push_back(std::min(total, offsets.back() + len));
+  }
+  return offsets;
+}
+
+namespace
+{
+template <class T>
+std::vector<T> chosen(const std::vector<T>& requested, const std::vector<T>& sweep_default, const std::vector<T>& declared)
+{
+  const std::vector<T>& wanted = requested.empty() ? sweep_default : requested;
+  std::vector<T> out;
+  for (T value : wanted)
+  {
+    if (std::find(declared.begin(), declared.end(), value) != declared.end())
+    {
+      out.push_back(value);
+    }
+  }
+  return out;
+}
+} // namespace
+
+std::vector<BenchCase> build_sweep(const Options& o)
+{
+  const bool full_sweep  = o.sweep == "full";
+  const bool quick       = o.sweep == "quick";
+  const std::int64_t segmented_total = quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 28);
+  std::vector<DType> full_dtypes = quick ? std::vector<DType>{DType::f32}
+                                         : std::vector<DType>{DType::f32, DType::i32, DType::f64};
+  std::vector<Op> default_ops    = {Op::sum};
+  if (full_sweep)
+  {
+    full_dtypes.assign(std::begin(all_dtypes), std::end(all_dtypes));
+    default_ops.assign(std::begin(all_ops), std::end(all_ops));
+  }
+  const std::vector<DType> segmented_dtypes = full_sweep ? full_dtypes : std::vector<DType>{DType::f32};
+
+  auto lognormal = std::make_shared<const std::vector<std::int64_t>>(lognormal_offsets(segmented_total));
+  std::vector<BenchCase> cases;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    const bool named = std::find(o.impls.begin(), o.impls.end(), info.name) != o.impls.end();
+    if (o.impls.empty() ? !info.benchmarked : !named)
+    {
+      continue;
+    }
+    for (Kind kind : info.kinds)
+    {
+      const auto dtypes = chosen(o.dtypes, kind == Kind::full ? full_dtypes : segmented_dtypes, info.dtypes);
+      for (DType dtype : dtypes)
+      {
+        for (Op op : chosen(o.ops, default_ops, info.ops))
+        {
+          const BenchCase base{impl, dtype, op, kind};
+          if (kind == Kind::full)
+          {
+            for (int k = o.min_log2; k <= o.max_log2; k += quick ? 2 : 1)
+            {
+              BenchCase c = base;
+              c.n         = std::int64_t{1} << k;
+              c.shape     = "n:" + std::to_string(c.n);
+              if (c.n <= info.max_n)
+              {
+                cases.push_back(c);
+              }
+            }
+            continue;
+          }
+          for (auto [rows, length] : equal_row_shapes(segmented_total))
+          {
+            BenchCase c = base;
+            c.n         = rows * length;
+            c.segments  = rows;
+            c.shape     = std::to_string(rows) + "x" + std::to_string(length);
+            if (kind == Kind::segmented)
+            {
+              auto offsets = std::make_shared<std::vector<std::int64_t>>();
+              for (std::int64_t r = 0; r <= rows; ++r)
+              {
+                offsets->push_back(r * length);
+              }
+              c.offsets = offsets;
+            }
+            if (c.n <= info.max_n)
+            {
+              cases.push_back(c);
+            }
+          }
+          if (kind == Kind::segmented)
+          {
+            BenchCase c = base;
+            c.offsets   = lognormal;
+            c.n         = lognormal->back();
+            c.segments  = static_cast<std::int64_t>(lognormal->size()) - 1;
+            c.shape     = "lognormal:" + std::to_string(c.segments);
+            if (c.n <= info.max_n)
+            {
+              cases.push_back(c);
+            }
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+} // namespace redu::bench

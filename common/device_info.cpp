@@ -1,0 +1,80 @@
+#include "device_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cctype>
+
+namespace redu
+{
+
+double peak_bandwidth_gbps(int memory_clock_khz, int bus_width_bits)
+{
+  return 2.0 * static_cast<double>(memory_clock_khz) * 1e3 * (bus_width_bits / 8.0) / 1e9;
+}
+
+double DeviceInfo::peak_gbps() const
+{
+  return peak_bandwidth_gbps(memory_clock_khz, bus_width_bits);
+}
+
+std::string gpu_slug(const std::string& device_name)
+{
+  std::string slug;
+  for (char c : device_name)
+  {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+    {
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    else if (!slug.empty() && slug.back() != '-')
+    {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-')
+  {
+    slug.pop_back();
+  }
+  return slug.empty() ? "unknown-gpu" : slug;
+}
+
+std::string no_gpu_reason()
+{
+  int count               = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess)
+  {
+    cudaGetLastError(); // clear the sticky-free error so later calls start clean
+    return std::string("no usable CUDA device (") + cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ")";
+  }
+  if (count == 0)
+  {
+    return "no CUDA device present";
+  }
+  return "";
+}
+
+std::string cuda_version_string(int version)
+{
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+Status query_device(int ordinal, DeviceInfo& info)
+{
+  info.ordinal = ordinal;
+  cudaDeviceProp prop{};
+  REDU_CUDA_TRY(cudaGetDeviceProperties(&prop, ordinal));
+  info.name                = prop.name;
+  info.cc_major            = prop.major;
+  info.cc_minor            = prop.minor;
+  info.sm_count            = prop.multiProcessorCount;
+  info.l2_bytes            = prop.l2CacheSize;
+  info.global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  REDU_CUDA_TRY(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  REDU_CUDA_TRY(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+  REDU_CUDA_TRY(cudaDriverGetVersion(&info.driver_version));
+  REDU_CUDA_TRY(cudaRuntimeGetVersion(&info.runtime_version));
+  return Status::success();
+}
+
+} // namespace redu

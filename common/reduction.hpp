@@ -1,0 +1,67 @@
+// The one interface every implementation (hand-written, CUB or Thrust) is reached through, and the
+// registry that tests, benchmarks and notebooks enumerate.
+#pragma once
+
+#include "problem.hpp"
+#include "status.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace redu
+{
+
+// What an implementation is and what it supports. Tests and benchmarks are generated from this.
+struct Info
+{
+  std::string name;   // unique, "family.variant", e.g. "harris.reduce2" or "cub.device_reduce"
+  std::string family; // "cub", "thrust", "harris", "leimao", "moderngpu", "modern", ...
+  std::string source; // the document and section it follows, or the library entry point
+  std::string idea;   // one line: what this implementation teaches
+  std::vector<DType> dtypes;
+  std::vector<Op> ops;
+  std::vector<Kind> kinds;
+  std::int64_t max_n = INT64_MAX; // largest total element count it handles
+  bool deterministic = true;      // bit-identical results for identical input, run to run
+  bool benchmarked   = true;      // part of the default benchmark sweep
+
+  bool supports(DType dtype) const;
+  bool supports(Op op) const;
+  bool supports(Kind kind) const;
+};
+
+class Reduction
+{
+public:
+  virtual ~Reduction() = default;
+  virtual const Info& info() const = 0;
+
+  // Implementation hooks. Callers use redu::workspace_bytes / redu::run below, which validate the
+  // problem first, so these may assume a supported, well-formed problem.
+  virtual Status query_workspace(const Problem& problem, std::size_t& bytes) const = 0;
+  virtual Status launch(const Problem& problem, Workspace workspace, cudaStream_t stream) const = 0;
+};
+
+// Checks a problem against the contract and against what `impl` declares; launches nothing.
+// Device-side contents (such as segment offsets) are the caller's responsibility.
+Status validate(const Reduction& impl, const Problem& problem);
+
+// Validated entry points: a rejected problem returns a clear error and touches no memory.
+Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes);
+Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream);
+
+// Registry. Order is by name, stable across runs.
+const std::vector<const Reduction*>& registry();
+const Reduction* find(const std::string& name);
+bool register_reduction(std::unique_ptr<Reduction> impl);
+
+} // namespace redu
+
+// One line next to an implementation registers it. The implementations are linked as an object
+// library, so every registration's static initialiser is kept.
+#define REDU_REGISTER(Type) \
+  static const bool redu_registered_##Type = ::redu::register_reduction(std::make_unique<Type>())

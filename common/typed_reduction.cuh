@@ -1,0 +1,128 @@
+// Turns a reduction written as C++ templates over <T, ReduceOp> into a registered Reduction.
+//
+// An implementation derives from TypedReduction<Self, Types, Ops> and provides
+//   template <class T, class ReduceOp> std::size_t workspace(const Problem&) const;
+//   template <class T, class ReduceOp> Status run(const Problem&, Workspace, cudaStream_t) const;
+// The element types and operators it lists are the only ones instantiated, and they become the
+// dtypes/ops its Info declares, so what is compiled and what is claimed cannot drift apart.
+#pragma once
+
+#include "ops.cuh"
+#include "reduction.hpp"
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace redu
+{
+
+template <class... Ts>
+struct TypeList
+{};
+template <class... Ops>
+struct OpList
+{};
+
+using AllTypes = TypeList<std::int32_t, std::int64_t, float, double>;
+using AllOps   = OpList<SumOp, MinOp, MaxOp>;
+
+template <class T>
+constexpr DType dtype_of()
+{
+  if constexpr (std::is_same_v<T, std::int32_t>)
+  {
+    return DType::i32;
+  }
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+  {
+    return DType::i64;
+  }
+  else if constexpr (std::is_same_v<T, float>)
+  {
+    return DType::f32;
+  }
+  else
+  {
+    static_assert(std::is_same_v<T, double>, "element types: int32_t, int64_t, float, double");
+    return DType::f64;
+  }
+}
+
+template <class T>
+struct Tag
+{
+  using type = T;
+};
+
+// Calls f(Tag<T>{}, Tag<ReduceOp>{}) for the (dtype, op) of the problem, if listed.
+template <class F, class... Ts, class... Ops>
+Status dispatch(DType dtype, Op op, TypeList<Ts...>, OpList<Ops...>, F&& f)
+{
+  Status result = Status::invalid(std::string("not compiled for ") + to_string(dtype) + "/" + to_string(op));
+  auto try_type = [&](auto type_tag) {
+    using T = typename decltype(type_tag)::type;
+    if (dtype_of<T>() != dtype)
+    {
+      return false;
+    }
+    auto try_op = [&](auto op_tag) {
+      if (decltype(op_tag)::type::id != op)
+      {
+        return false;
+      }
+      static_cast<void>(result = f(Tag<T>{}, op_tag));
+      return true;
+    };
+    return (try_op(Tag<Ops>{}) || ...);
+  };
+  (try_type(Tag<Ts>{}) || ...);
+  return result;
+}
+
+template <class Derived, class Types = AllTypes, class Ops = AllOps>
+class TypedReduction : public Reduction
+{
+public:
+  // `info` carries everything but dtypes and ops, which come from the type lists.
+  explicit TypedReduction(Info info)
+      : info_(std::move(info))
+  {
+    info_.dtypes = dtypes(Types{});
+    info_.ops    = ops(Ops{});
+  }
+
+  const Info& info() const final { return info_; }
+
+  Status query_workspace(const Problem& p, std::size_t& bytes) const final
+  {
+    return dispatch(p.dtype, p.op, Types{}, Ops{}, [&](auto t, auto o) {
+      bytes = self().template workspace<typename decltype(t)::type, typename decltype(o)::type>(p);
+      return Status::success();
+    });
+  }
+
+  Status launch(const Problem& p, Workspace ws, cudaStream_t stream) const final
+  {
+    return dispatch(p.dtype, p.op, Types{}, Ops{}, [&](auto t, auto o) {
+      return self().template run<typename decltype(t)::type, typename decltype(o)::type>(p, ws, stream);
+    });
+  }
+
+private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+  template <class... Ts>
+  static std::vector<DType> dtypes(TypeList<Ts...>)
+  {
+    return {dtype_of<Ts>()...};
+  }
+  template <class... Os>
+  static std::vector<Op> ops(OpList<Os...>)
+  {
+    return {Os::id...};
+  }
+
+  Info info_;
+};
+
+} // namespace redu

@@ -1,0 +1,86 @@
+// cub::DeviceSegmentedReduce::Sum / Min / Max: the library baseline for batched rows and for
+// variable segments. CUB gives each segment one thread block, so it shines when there are many
+// medium segments and starves the GPU on a few huge ones or drowns in millions of tiny ones.
+#include "common/typed_reduction.cuh"
+
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+namespace redu
+{
+namespace
+{
+
+// Row i of a batch starts at i * length: equal rows need no offsets array, only an iterator.
+struct RowStart
+{
+  std::int64_t length;
+  __host__ __device__ std::int64_t operator()(std::int64_t row) const { return row * length; }
+};
+
+template <class T, class ReduceOp, class Offsets>
+cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, const Problem& p, Offsets begin, cudaStream_t stream)
+{
+  const auto* in = static_cast<const T*>(p.input);
+  auto* out      = static_cast<T*>(p.output);
+  const auto segments = p.segments;
+  if constexpr (ReduceOp::id == Op::sum)
+  {
+    return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
+  }
+  else if constexpr (ReduceOp::id == Op::min)
+  {
+    return cub::DeviceSegmentedReduce::Min(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
+  }
+  else
+  {
+    return cub::DeviceSegmentedReduce::Max(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
+  }
+}
+
+template <class T, class ReduceOp>
+cudaError_t dispatch_offsets(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
+{
+  if (p.kind == Kind::batched)
+  {
+    auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowStart{p.row_length()});
+    return segmented_reduce<T, ReduceOp>(temp, temp_bytes, p, begin, stream);
+  }
+  return segmented_reduce<T, ReduceOp>(temp, temp_bytes, p, p.offsets, stream);
+}
+
+class CubSegmentedReduce : public TypedReduction<CubSegmentedReduce>
+{
+public:
+  CubSegmentedReduce()
+      : TypedReduction({.name          = "cub.segmented_reduce",
+                        .family        = "cub",
+                        .source        = "cub::DeviceSegmentedReduce::Sum/Min/Max (CCCL)",
+                        .idea          = "the library baseline for segments: one thread block per segment",
+                        .kinds         = {Kind::batched, Kind::segmented},
+                        .max_n         = INT64_MAX,
+                        .deterministic = true})
+  {}
+
+  template <class T, class ReduceOp>
+  std::size_t workspace(const Problem& p) const
+  {
+    std::size_t bytes = 0;
+    static_cast<void>(dispatch_offsets<T, ReduceOp>(nullptr, bytes, p, nullptr));
+    return bytes;
+  }
+
+  template <class T, class ReduceOp>
+  Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    std::size_t bytes = ws.bytes;
+    REDU_CUDA_TRY((dispatch_offsets<T, ReduceOp>(ws.data, bytes, p, stream)));
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(CubSegmentedReduce);
+
+} // namespace
+} // namespace redu

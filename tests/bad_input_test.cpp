@@ -1,0 +1,151 @@
+// Bad input gets a clear error and changes nothing. The contract checks run before any launch, so
+// the host-only half needs no GPU; the GPU half proves that nothing was written.
+#include "support/gpu.hpp"
+#include "support/run_helpers.hpp"
+
+#include "common/reduction.hpp"
+
+#include <gtest/gtest.h>
+
+namespace redu::test
+{
+namespace
+{
+
+// A problem `impl` accepts, with fake (never dereferenced) pointers for host-only checks.
+Problem accepted_problem(const Reduction& impl, void* input, void* output, const std::int64_t* offsets)
+{
+  const Info& info = impl.info();
+  Problem p;
+  p.kind     = info.kinds.front();
+  p.dtype    = info.dtypes.front();
+  p.op       = info.ops.front();
+  p.n        = 64;
+  p.segments = p.kind == Kind::full ? 1 : 4;
+  p.input    = input;
+  p.output   = output;
+  p.offsets  = offsets;
+  return p;
+}
+
+alignas(16) char fake_memory[64];
+void* const fake       = fake_memory;
+const auto* fake_offsets = reinterpret_cast<const std::int64_t*>(fake_memory);
+
+TEST(Validation, AcceptsAWellFormedProblemForEveryImplementation)
+{
+  for (const Reduction* impl : registry())
+  {
+    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake, fake_offsets)).ok()) << impl->info().name;
+  }
+}
+
+TEST(Validation, RejectsNullPointersNegativeSizesAndBadShapes)
+{
+  for (const Reduction* impl : registry())
+  {
+    SCOPED_TRACE(impl->info().name);
+    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets);
+    Problem p          = good;
+    p.input            = nullptr;
+    EXPECT_NE(validate(*impl, p).message().find("null input"), std::string::npos);
+    p        = good;
+    p.output = nullptr;
+    EXPECT_NE(validate(*impl, p).message().find("null output"), std::string::npos);
+    p   = good;
+    p.n = -1;
+    EXPECT_NE(validate(*impl, p).message().find("negative size"), std::string::npos);
+    if (good.kind == Kind::batched)
+    {
+      p   = good;
+      p.n = good.n + 1;
+      EXPECT_NE(validate(*impl, p).message().find("not a multiple"), std::string::npos);
+    }
+    if (good.kind == Kind::segmented)
+    {
+      p         = good;
+      p.offsets = nullptr;
+      EXPECT_NE(validate(*impl, p).message().find("without offsets"), std::string::npos);
+    }
+  }
+}
+
+TEST(Validation, RejectsWhatAnImplementationDoesNotDeclare)
+{
+  for (const Reduction* impl : registry())
+  {
+    SCOPED_TRACE(impl->info().name);
+    const Info& info = impl->info();
+    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets);
+    for (DType dtype : all_dtypes)
+    {
+      Problem p = good;
+      p.dtype   = dtype;
+      EXPECT_EQ(validate(*impl, p).ok(), info.supports(dtype)) << to_string(dtype);
+    }
+    for (Op op : all_ops)
+    {
+      Problem p = good;
+      p.op      = op;
+      EXPECT_EQ(validate(*impl, p).ok(), info.supports(op)) << to_string(op);
+    }
+    if (info.max_n < INT64_MAX)
+    {
+      Problem p = good;
+      p.kind     = Kind::full;
+      p.segments = 1;
+      p.n        = info.max_n + 1;
+      if (info.supports(Kind::full))
+      {
+        EXPECT_NE(validate(*impl, p).message().find("exceeds this implementation's limit"), std::string::npos);
+      }
+    }
+  }
+}
+
+// On the GPU: a refused call returns the error and leaves the poisoned output exactly as it was.
+TEST(BadInputOnGpu, RefusedCallsWriteNothing)
+{
+  REDU_REQUIRE_GPU();
+  for (const Reduction* impl : registry())
+  {
+    SCOPED_TRACE(impl->info().name);
+    DeviceBuffer input, output, offsets, workspace_buffer;
+    ASSERT_OK(input.allocate(1024));
+    ASSERT_OK(output.allocate(64));
+    ASSERT_OK(offsets.allocate(64));
+    ASSERT_OK(poison(output));
+    std::vector<std::int64_t> host_offsets = {0, 16, 32, 48, 64};
+    ASSERT_EQ(cudaMemcpy(offsets.data(), host_offsets.data(), 40, cudaMemcpyHostToDevice), cudaSuccess);
+    const Problem good = accepted_problem(*impl, input.data(), output.data(), offsets.as<const std::int64_t>());
+    Workspace workspace;
+    ASSERT_OK(allocate_workspace(*impl, good, workspace_buffer, workspace));
+
+    std::vector<Problem> bad;
+    Problem p = good;
+    p.input   = nullptr;
+    bad.push_back(p);
+    p   = good;
+    p.n = -5;
+    bad.push_back(p);
+    for (const Problem& problem : bad)
+    {
+      EXPECT_FALSE(run(*impl, problem, workspace, nullptr).ok());
+    }
+    if (workspace.bytes > 0)
+    {
+      const Status too_small = run(*impl, good, Workspace{workspace.data, workspace.bytes - 1}, nullptr);
+      EXPECT_NE(too_small.message().find("workspace"), std::string::npos) << too_small.message();
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<unsigned char> bytes;
+    ASSERT_OK(download(output, bytes));
+    for (unsigned char b : bytes)
+    {
+      ASSERT_EQ(b, poison_byte) << "a refused call wrote to the output";
+    }
+  }
+}
+
+} // namespace
+} // namespace redu::test

@@ -1,0 +1,176 @@
+// The shared correctness harness: every registered implementation x its declared element types x
+// operators x problem kinds, each over the edge sizes and shapes in support/shapes.hpp, on fresh random
+// data, against an independent CPU reference. Implementations that declare themselves deterministic
+// are also run again on the same input and must reproduce the result bit for bit.
+#include "support/gpu.hpp"
+#include "support/reference.hpp"
+#include "support/run_helpers.hpp"
+#include "support/shapes.hpp"
+
+#include "common/reduction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace redu::test
+{
+namespace
+{
+
+struct Case
+{
+  const Reduction* impl;
+  DType dtype;
+  Op op;
+  Kind kind;
+};
+
+std::vector<Case> registered_cases()
+{
+  std::vector<Case> cases;
+  for (const Reduction* impl : registry())
+  {
+    for (Kind kind : impl->info().kinds)
+    {
+      for (DType dtype : impl->info().dtypes)
+      {
+        for (Op op : impl->info().ops)
+        {
+          cases.push_back({impl, dtype, op, kind});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info)
+{
+  std::string name = info.param.impl->info().name + "_" + to_string(info.param.dtype) + "_"
+                   + to_string(info.param.op) + "_" + to_string(info.param.kind);
+  for (char& c : name)
+  {
+    c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  }
+  return name;
+}
+
+std::vector<Shape> shapes_for(Kind kind, std::mt19937_64& rng)
+{
+  switch (kind)
+  {
+    case Kind::full:
+      return full_shapes(rng);
+    case Kind::batched:
+      return batched_shapes(rng);
+    case Kind::segmented:
+      break;
+  }
+  return segmented_shapes(rng);
+}
+
+// Segment i of `shape` is [begin(i), end(i)).
+std::int64_t segment_begin(const Shape& shape, Kind kind, std::int64_t i)
+{
+  return kind == Kind::segmented ? shape.offsets[i] : i * (shape.segments > 0 ? shape.n / shape.segments : 0);
+}
+
+class Correctness : public testing::TestWithParam<Case>
+{
+protected:
+  template <class T>
+  void check(const Shape& shape, std::mt19937_64& rng);
+};
+
+template <class T>
+void Correctness::check(const Shape& shape, std::mt19937_64& rng)
+{
+  const Case& c = GetParam();
+  SCOPED_TRACE("shape " + shape.label);
+  const std::vector<T> values = random_values<T>(shape.n, c.op, rng);
+
+  DeviceBuffer input, output, offsets, workspace_buffer;
+  ASSERT_OK(upload(values, input));
+  ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
+  if (c.kind == Kind::segmented)
+  {
+    ASSERT_OK(upload(shape.offsets, offsets));
+  }
+  Problem problem{c.kind, c.dtype, c.op, shape.n, shape.segments, input.data(), output.data(),
+                  offsets.as<const std::int64_t>()};
+  Workspace workspace;
+  ASSERT_OK(allocate_workspace(*c.impl, problem, workspace_buffer, workspace));
+
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  std::vector<T> result;
+  const auto run_once = [&]() -> Status {
+    REDU_TRY(poison(output));
+    REDU_TRY(run_and_wait(*c.impl, problem, workspace, stream));
+    return download(output, result);
+  };
+  const Status first = run_once();
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  ASSERT_TRUE(first.ok()) << first.message();
+  ASSERT_EQ(static_cast<std::int64_t>(result.size()), shape.segments);
+
+  int failures = 0;
+  for (std::int64_t i = 0; i < shape.segments; ++i)
+  {
+    const std::int64_t begin = segment_begin(shape, c.kind, i);
+    const std::int64_t end   = c.kind == Kind::segmented ? shape.offsets[i + 1] : begin + shape.n / shape.segments;
+    const Reference ref      = reference(values, begin, end, c.op);
+    const long double got    = static_cast<long double>(result[i]);
+    const long double tol    = tolerance<T>(ref, c.op);
+    const bool ok            = !std::isnan(got) && std::fabs(got - ref.value) <= tol;
+    if (!ok && ++failures <= 5)
+    {
+      ADD_FAILURE() << "segment " << i << " [" << begin << ", " << end << "): got " << static_cast<double>(got)
+                    << ", expected " << static_cast<double>(ref.value) << " (tolerance "
+                    << static_cast<double>(tol) << ", sum|x| " << static_cast<double>(ref.sum_abs) << ")";
+    }
+  }
+  ASSERT_EQ(failures, 0) << failures << " of " << shape.segments << " outputs wrong";
+
+  if (c.impl->info().deterministic && shape.n >= 4096)
+  {
+    const std::vector<T> first_result = result;
+    for (int repeat = 0; repeat < 2; ++repeat)
+    {
+      ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+      const Status again = run_once();
+      ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+      ASSERT_TRUE(again.ok()) << again.message();
+      ASSERT_TRUE(same_bits(first_result, result)) << "declared deterministic, but run " << repeat + 2
+                                                   << " gave different bits";
+    }
+  }
+}
+
+TEST_P(Correctness, MatchesReferenceOnEveryShape)
+{
+  REDU_REQUIRE_GPU();
+  const Case& c            = GetParam();
+  const std::uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const Shape& shape : shapes_for(c.kind, rng))
+  {
+    if (shape.n > c.impl->info().max_n)
+    {
+      continue; // refusals past max_n are checked in bad_input_test.cpp
+    }
+    visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng); });
+    if (HasFatalFailure())
+    {
+      return;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(registered_cases()), case_name);
+
+} // namespace
+} // namespace redu::test

@@ -1,0 +1,204 @@
+// Host-only tests: they run everywhere, CI included (no GPU needed).
+#include "support/reference.hpp"
+
+#include "bench/options.hpp"
+#include "common/device_info.hpp"
+#include "common/reduction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <regex>
+#include <set>
+
+namespace redu::test
+{
+namespace
+{
+
+TEST(Reference, SumsIntegersExactly)
+{
+  const std::vector<std::int32_t> values = {100, -100, 7, 2147483, -5};
+  EXPECT_EQ(reference(values, 0, 5, Op::sum).value, 2147485.0L);
+  EXPECT_EQ(reference(values, 1, 3, Op::sum).value, -93.0L);
+}
+
+TEST(Reference, MinMaxAndEmptyRangesGiveCubIdentities)
+{
+  const std::vector<float> values = {3.5f, -2.0f, 8.0f};
+  EXPECT_EQ(reference(values, 0, 3, Op::min).value, -2.0L);
+  EXPECT_EQ(reference(values, 0, 3, Op::max).value, 8.0L);
+  EXPECT_EQ(reference(values, 1, 1, Op::min).value, static_cast<long double>(std::numeric_limits<float>::max()));
+  EXPECT_EQ(reference(values, 1, 1, Op::max).value, static_cast<long double>(std::numeric_limits<float>::lowest()));
+  EXPECT_EQ(reference(values, 1, 1, Op::sum).value, 0.0L);
+}
+
+TEST(Reference, CompensatedSumKeepsWhatANaiveDoubleSumLoses)
+{
+  const std::vector<double> values = {1e17, 1.0, -1e17, 1.0};
+  EXPECT_EQ(reference(values, 0, 4, Op::sum).value, 2.0L);
+}
+
+TEST(Tolerance, GrowsWithLog2NAndSumOfMagnitudesAndIsZeroWhenExact)
+{
+  Reference ref;
+  ref.sum_abs = 1000;
+  ref.count   = 1 << 20;
+  const long double u = std::numeric_limits<float>::epsilon() / 2;
+  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum)), static_cast<double>(2 * 21 * u * 1000));
+  ref.count = 1 << 10;
+  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum)), static_cast<double>(2 * 11 * u * 1000));
+  EXPECT_EQ(tolerance<float>(ref, Op::min), 0);
+  EXPECT_EQ(tolerance<std::int32_t>(ref, Op::sum), 0);
+  EXPECT_LT(tolerance<double>(ref, Op::sum), tolerance<float>(ref, Op::sum));
+}
+
+TEST(Tolerance, CatchesAnErrorOfOneElementInASmallSum)
+{
+  std::mt19937_64 rng(42);
+  const auto values   = random_values<float>(1000, Op::sum, rng);
+  const Reference ref = reference(values, 0, 1000, Op::sum);
+  // Dropping the first element must be detected: the test can fail.
+  EXPECT_GT(std::fabs(static_cast<long double>(values[0])), tolerance<float>(ref, Op::sum));
+}
+
+TEST(RandomValues, IntegerSumsStayExactAndFloatsHaveMixedSigns)
+{
+  std::mt19937_64 rng(1);
+  const auto ints = random_values<std::int32_t>((1 << 24) + 3, Op::sum, rng);
+  for (std::int32_t v : ints)
+  {
+    ASSERT_LE(std::abs(v), 100);
+  }
+  const auto floats = random_values<float>(10000, Op::sum, rng);
+  const auto negatives = std::count_if(floats.begin(), floats.end(), [](float v) { return v < 0; });
+  EXPECT_GT(negatives, 4000);
+  EXPECT_LT(negatives, 6000);
+}
+
+TEST(Registry, NamesAreUniqueWellFormedAndEveryEntryIsComplete)
+{
+  ASSERT_FALSE(registry().empty());
+  const std::regex name_pattern("[a-z0-9_]+\\.[a-z0-9_]+");
+  std::set<std::string> names;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    SCOPED_TRACE(info.name);
+    EXPECT_TRUE(std::regex_match(info.name, name_pattern));
+    EXPECT_TRUE(names.insert(info.name).second);
+    EXPECT_EQ(info.name.substr(0, info.name.find('.')), info.family);
+    EXPECT_FALSE(info.source.empty());
+    EXPECT_FALSE(info.idea.empty());
+    EXPECT_FALSE(info.dtypes.empty());
+    EXPECT_FALSE(info.ops.empty());
+    EXPECT_FALSE(info.kinds.empty());
+    EXPECT_GT(info.max_n, 0);
+    EXPECT_EQ(find(info.name), impl);
+  }
+  EXPECT_EQ(find("no.such_implementation"), nullptr);
+}
+
+TEST(Registry, HasTheCubBaselineEveryFamilyIsComparedWith)
+{
+  const Reduction* cub = find("cub.device_reduce");
+  ASSERT_NE(cub, nullptr);
+  EXPECT_TRUE(cub->info().supports(Kind::full));
+  for (Op op : all_ops)
+  {
+    EXPECT_TRUE(cub->info().supports(op));
+  }
+}
+
+TEST(Registry, ListIsSortedByName)
+{
+  const auto& impls = registry();
+  EXPECT_TRUE(std::is_sorted(impls.begin(), impls.end(), [](const Reduction* a, const Reduction* b) {
+    return a->info().name < b->info().name;
+  }));
+}
+
+TEST(DeviceInfo, PeakBandwidthFromClockAndBusWidth)
+{
+  // H100 SXM5 80GB HBM3: 2619 MHz, 5120-bit bus -> 3352.32 GB/s (GUIDE.md, 3352).
+  EXPECT_NEAR(peak_bandwidth_gbps(2619000, 5120), 3352.32, 1e-6);
+  // RTX 3090 (Lei Mao's post): 9751 MHz, 384-bit -> 936.1 GB/s.
+  EXPECT_NEAR(peak_bandwidth_gbps(9751000, 384), 936.096, 1e-6);
+}
+
+TEST(DeviceInfo, SlugIsAFolderName)
+{
+  EXPECT_EQ(gpu_slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(gpu_slug("  Tesla V100-SXM2-16GB  "), "tesla-v100-sxm2-16gb");
+  EXPECT_EQ(gpu_slug("***"), "unknown-gpu");
+  EXPECT_EQ(cuda_version_string(13000), "13.0");
+  EXPECT_EQ(cuda_version_string(12040), "12.4");
+}
+
+std::vector<const char*> argv_of(const std::vector<std::string>& args)
+{
+  std::vector<const char*> argv;
+  for (const std::string& a : args)
+  {
+    argv.push_back(a.c_str());
+  }
+  return argv;
+}
+
+TEST(BenchOptions, ParsesOwnFlagsAndPassesBenchmarkFlagsThrough)
+{
+  const std::vector<std::string> args = {"bench", "--types=f32,i32", "--ops=sum", "--max_log2=20", "--l2=hot",
+                                         "--benchmark_filter=cub", "--impl=cub.device_reduce", "--samples=3"};
+  const auto argv   = argv_of(args);
+  const auto parsed = bench::parse_command_line(static_cast<int>(argv.size()), argv.data());
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  EXPECT_EQ(parsed.options.dtypes, (std::vector<DType>{DType::f32, DType::i32}));
+  EXPECT_EQ(parsed.options.ops, (std::vector<Op>{Op::sum}));
+  EXPECT_EQ(parsed.options.max_log2, 20);
+  EXPECT_FALSE(parsed.options.cold_l2);
+  EXPECT_EQ(parsed.options.samples, 3);
+  EXPECT_EQ(parsed.options.impls, (std::vector<std::string>{"cub.device_reduce"}));
+  EXPECT_EQ(parsed.benchmark_args, (std::vector<std::string>{"bench", "--benchmark_filter=cub"}));
+}
+
+TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
+{
+  for (const std::string bad : {"--frobnicate", "--types=f16", "--ops=prod", "--max_log2=99", "--l2=warm",
+                                "--samples=0", "--sweep=everything", "--min_log2=abc"})
+  {
+    const std::vector<std::string> args = {"bench", bad};
+    const auto argv                     = argv_of(args);
+    EXPECT_FALSE(bench::parse_command_line(2, argv.data()).error.empty()) << bad;
+  }
+  const std::vector<std::string> args = {"bench", "--min_log2=20", "--max_log2=10"};
+  const auto argv                     = argv_of(args);
+  EXPECT_FALSE(bench::parse_command_line(3, argv.data()).error.empty());
+}
+
+TEST(CodeId, ScriptPrintsAStableIdForThisCheckout)
+{
+  const std::string command = std::string("bash ") + REDU_SOURCE_DIR + "/scripts/code_id.sh 2>/dev/null";
+  auto read_id = [&] {
+    std::string out;
+    if (FILE* pipe = popen(command.c_str(), "r"))
+    {
+      char buffer[128];
+      while (fgets(buffer, sizeof buffer, pipe))
+      {
+        out += buffer;
+      }
+      pclose(pipe);
+    }
+    return out;
+  };
+  const std::string first = read_id();
+  if (first.empty())
+  {
+    GTEST_SKIP() << "not a git checkout and REDU_CODE_ID unset: code_id.sh has nothing to hash";
+  }
+  EXPECT_TRUE(std::regex_match(first, std::regex("[0-9a-f]{16}(-dirty)?\n"))) << first;
+  EXPECT_EQ(read_id(), first);
+}
+
+} // namespace
+} // namespace redu::test

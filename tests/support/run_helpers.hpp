@@ -1,0 +1,73 @@
+// Small GPU-side helpers the tests share: status assertions, upload, poisoned outputs, a checked run.
+#pragma once
+
+#include "common/device_buffer.hpp"
+#include "common/reduction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <vector>
+
+#define ASSERT_OK(expr)                                    \
+  do                                                       \
+  {                                                        \
+    const ::redu::Status redu_s_ = (expr);                 \
+    ASSERT_TRUE(redu_s_.ok()) << #expr << ": " << redu_s_.message(); \
+  } while (0)
+
+namespace redu::test
+{
+
+// Output bytes are filled with this pattern before every run, so an unwritten output is caught.
+constexpr int poison_byte = 0xA5;
+
+template <class T>
+Status upload(const std::vector<T>& host, DeviceBuffer& device)
+{
+  REDU_TRY(device.allocate(host.size() * sizeof(T)));
+  if (!host.empty())
+  {
+    REDU_CUDA_TRY(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  return Status::success();
+}
+
+template <class T>
+Status download(const DeviceBuffer& device, std::vector<T>& host)
+{
+  host.resize(device.bytes() / sizeof(T));
+  if (!host.empty())
+  {
+    REDU_CUDA_TRY(cudaMemcpy(host.data(), device.data(), host.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  return Status::success();
+}
+
+inline Status poison(DeviceBuffer& buffer)
+{
+  if (buffer.bytes() > 0)
+  {
+    REDU_CUDA_TRY(cudaMemset(buffer.data(), poison_byte, buffer.bytes()));
+  }
+  return Status::success();
+}
+
+// Runs `impl` on `problem` and waits for it; a launch or execution error comes back as a Status.
+inline Status run_and_wait(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream)
+{
+  REDU_TRY(run(impl, problem, workspace, stream));
+  REDU_CUDA_TRY(cudaStreamSynchronize(stream));
+  REDU_CUDA_TRY(cudaGetLastError());
+  return Status::success();
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b)
+{
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+} // namespace redu::test

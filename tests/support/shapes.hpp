@@ -1,0 +1,101 @@
+// The problem sizes and shapes every implementation is checked on.
+#pragma once
+
+#include "common/problem.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace redu::test
+{
+
+struct Shape
+{
+  std::string label;
+  std::int64_t n        = 0;
+  std::int64_t segments = 1;
+  std::vector<std::int64_t> offsets; // segmented only: segments + 1 entries
+};
+
+// Edge sizes around warp, block and tile boundaries, a prime near 10^6, 2^20, 2^24 + 3, and random
+// sizes that change every run. n = 0 means "write the identity" (as CUB does).
+inline std::vector<Shape> full_shapes(std::mt19937_64& rng)
+{
+  std::vector<std::int64_t> sizes = {0,    1,    2,    31,    32,     33,      255,       256,           257,
+                                     1023, 1024, 1025, 4095,  65537,  999983,  1 << 20,   (1 << 24) + 3};
+  std::uniform_int_distribution<std::int64_t> small(3, 5000), large(5001, 3000000);
+  sizes.push_back(small(rng));
+  sizes.push_back(large(rng));
+  sizes.push_back(large(rng));
+  std::vector<Shape> shapes;
+  for (std::int64_t n : sizes)
+  {
+    shapes.push_back({"n=" + std::to_string(n), n, 1, {}});
+  }
+  return shapes;
+}
+
+// Equal rows, from one long row to many one-element rows.
+inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
+{
+  std::vector<std::pair<std::int64_t, std::int64_t>> rows_by_length = {
+    {1, 1}, {1, 1000003}, {1, 1 << 22}, {3, 1}, {7, 333}, {5, 0}, {64, 4097}, {2048, 256}, {1000, 1},
+    {65536, 1}, {100000, 3}, {1 << 16, 8}, {1 << 14, 32}, {2, 1 << 23}};
+  std::uniform_int_distribution<std::int64_t> rows(1, 3000), length(1, 3000);
+  rows_by_length.push_back({rows(rng), length(rng)});
+  std::vector<Shape> shapes;
+  for (auto [r, len] : rows_by_length)
+  {
+    shapes.push_back({std::to_string(r) + "x" + std::to_string(len), r * len, r, {}});
+  }
+  return shapes;
+}
+
+inline Shape segments_from_lengths(std::string label, const std::vector<std::int64_t>& lengths)
+{
+  Shape shape{std::move(label), 0, static_cast<std::int64_t>(lengths.size()), {0}};
+  for (std::int64_t len : lengths)
+  {
+    shape.offsets.push_back(shape.offsets.back() + len);
+  }
+  shape.n = shape.offsets.back();
+  return shape;
+}
+
+// Variable segments, empty ones included.
+inline std::vector<Shape> segmented_shapes(std::mt19937_64& rng)
+{
+  std::vector<Shape> shapes;
+  shapes.push_back(segments_from_lengths("all-empty", std::vector<std::int64_t>(5, 0)));
+  shapes.push_back(segments_from_lengths("one-long", {1000003}));
+  shapes.push_back(segments_from_lengths("many-ones", std::vector<std::int64_t>(100000, 1)));
+
+  std::vector<std::int64_t> mixed;
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::uniform_int_distribution<std::int64_t> tiny(1, 40), medium(41, 20000);
+  for (int i = 0; i < 20000; ++i)
+  {
+    const double c = coin(rng);
+    mixed.push_back(c < 0.2 ? 0 : (c < 0.9 ? tiny(rng) : (c < 0.999 ? medium(rng) : 1 << 20)));
+  }
+  shapes.push_back(segments_from_lengths("mixed-with-empties", mixed));
+
+  std::vector<std::int64_t> skewed;
+  std::lognormal_distribution<double> lognormal(4.0, 2.0);
+  for (int i = 0; i < 10000; ++i)
+  {
+    skewed.push_back(std::min<std::int64_t>(static_cast<std::int64_t>(lognormal(rng)), 1 << 22));
+  }
+  shapes.push_back(segments_from_lengths("lognormal", skewed));
+
+  std::vector<std::int64_t> huge_then_tiny(1000, 3);
+  huge_then_tiny.front() = (1 << 23) + 5;
+  huge_then_tiny.back()  = 0;
+  shapes.push_back(segments_from_lengths("huge-then-tiny", huge_then_tiny));
+  return shapes;
+}
+
+} // namespace redu::test
