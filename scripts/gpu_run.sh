@@ -22,13 +22,16 @@ tail -n 25 "$out/test.log"
 slug="$(python3 -c 'import subprocess,re;n=subprocess.check_output(["nvidia-smi","--query-gpu=name","--format=csv,noheader"]).decode().splitlines()[0];print(re.sub(r"[^a-z0-9]+","-",n.lower()).strip("-"))')"
 mkdir -p "results/$slug"
 shards=8
+shard_dir="$root/build/test-shards"
+rm -rf "$shard_dir" && mkdir -p "$shard_dir"
 for i in $(seq 0 $((shards - 1))); do
   GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i ./build/tests/reduce_tests \
-    --gtest_output="json:$out/shard-$i.json" > "$out/shard-$i.log" 2>&1 &
+    --gtest_output="json:$shard_dir/shard-$i.json" > "$shard_dir/shard-$i.log" 2>&1 &
 done
 wait
-python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "results/$slug/tests.json" "$out"/shard-*.json || status=1
-rm -f "$out"/shard-*.json
+python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "results/$slug/tests.json" \
+  "$shard_dir"/shard-*.json || status=1
+cat "$shard_dir"/shard-*.log > "$out/tests-direct.log"
 
 # 3. The README's benchmark command: the default sweep into results/<gpu-slug>/bench.json.
 if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then

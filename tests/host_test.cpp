@@ -177,7 +177,7 @@ TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
 
 TEST(CodeId, ScriptPrintsAStableIdForThisCheckout)
 {
-  const std::string command = std::string("bash ") + REDU_SOURCE_DIR + "/scripts/code_id.sh 2>/dev/null";
+  const std::string command = std::string("env -u REDU_CODE_ID bash ") + REDU_SOURCE_DIR + "/scripts/code_id.sh 2>/dev/null";
   auto read_id = [&] {
     std::string out;
     if (FILE* pipe = popen(command.c_str(), "r"))

@@ -1,0 +1,93 @@
+// thrust::reduce on a stream (thrust::cuda::par.on): the one-line answer most code reaches for.
+// It returns the value to the host, so every call ends with a device-to-host copy and a stream
+// synchronisation; the benchmark's events therefore time the reduction plus that round trip, and
+// the result is then written to the problem's output with one more small copy (also timed).
+// Thrust's temporary storage comes from the workspace through an allocator, so no cudaMalloc is timed.
+#include "common/typed_reduction.cuh"
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <new>
+
+namespace redu
+{
+namespace
+{
+
+// Hands Thrust slices of the caller's workspace instead of fresh device allocations.
+class WorkspaceAllocator
+{
+public:
+  using value_type = char;
+  explicit WorkspaceAllocator(Workspace ws)
+      : base_(static_cast<char*>(ws.data))
+      , bytes_(ws.bytes)
+  {}
+  char* allocate(std::ptrdiff_t n)
+  {
+    const std::size_t aligned = (static_cast<std::size_t>(n) + 255) / 256 * 256;
+    if (used_ + aligned > bytes_)
+    {
+      throw std::bad_alloc();
+    }
+    char* slice = base_ + used_;
+    used_ += aligned;
+    return slice;
+  }
+  void deallocate(char*, std::size_t) {}
+
+private:
+  char* base_;
+  std::size_t bytes_;
+  std::size_t used_ = 0;
+};
+
+class ThrustReduce : public TypedReduction<ThrustReduce>
+{
+public:
+  ThrustReduce()
+      : TypedReduction({.name          = "thrust.reduce",
+                        .family        = "thrust",
+                        .source        = "thrust::reduce(thrust::cuda::par.on(stream), ...) (CCCL)",
+                        .idea          = "one line of Thrust: CUB underneath, plus a synchronising return to the host",
+                        .kinds         = {Kind::full},
+                        .deterministic = true})
+  {}
+
+  template <class T, class ReduceOp>
+  std::size_t workspace(const Problem& p) const
+  {
+    // What CUB needs underneath, plus room for Thrust's device-side result and alignment.
+    std::size_t bytes = 0;
+    static_cast<void>(cub::DeviceReduce::Reduce(nullptr, bytes, static_cast<const T*>(p.input), static_cast<T*>(p.output),
+                                                p.n, ReduceOp{}, ReduceOp::template identity<T>()));
+    return bytes + 1024;
+  }
+
+  template <class T, class ReduceOp>
+  Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    const auto* in = static_cast<const T*>(p.input);
+    T result{};
+    WorkspaceAllocator allocator(ws);
+    try
+    {
+      result = thrust::reduce(thrust::cuda::par(allocator).on(stream), in, in + p.n, ReduceOp::template identity<T>(), ReduceOp{});
+    }
+    catch (const std::exception& error)
+    {
+      return Status::invalid(std::string("thrust::reduce failed: ") + error.what());
+    }
+    REDU_CUDA_TRY(cudaMemcpyAsync(p.output, &result, sizeof(T), cudaMemcpyHostToDevice, stream));
+    // `result` lives on this stack frame: the copy must finish before it goes out of scope.
+    REDU_CUDA_TRY(cudaStreamSynchronize(stream));
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(ThrustReduce);
+
+} // namespace
+} // namespace redu
