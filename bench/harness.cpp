@@ -112,7 +112,12 @@ Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
     }
     offsets = buffer.as<const std::int64_t>();
   }
-  const Problem problem{c.kind, c.dtype, c.op, c.n, c.segments, input_for(c), output_.data(), offsets};
+  if (is_arg(c.op) && indices_.bytes() < static_cast<std::size_t>(c.segments) * sizeof(std::int64_t))
+  {
+    REDU_TRY(indices_.allocate(static_cast<std::size_t>(c.segments) * sizeof(std::int64_t)));
+  }
+  const Problem problem{c.kind,         c.dtype,        c.op,    c.n, c.segments, input_for(c),
+                        output_.data(), offsets, indices_.as<std::int64_t>()};
   Workspace workspace;
   REDU_TRY(allocate_workspace(*c.impl, problem, workspace_, workspace));
 
@@ -172,7 +177,8 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
   }
   std::sort(samples.begin(), samples.end());
   const double median_ms = samples[samples.size() / 2];
-  const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + static_cast<double>(c.segments) * size_of(c.dtype);
+  const double out_bytes = static_cast<double>(c.segments) * (size_of(c.dtype) + (is_arg(c.op) ? sizeof(std::int64_t) : 0));
+  const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + out_bytes;
   const double gbps      = bytes / (median_ms * 1e-3) / 1e9;
 
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());

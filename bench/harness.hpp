@@ -57,7 +57,7 @@ private:
   L2Flusher flusher_;
   std::map<DType, DeviceBuffer> inputs_; // one random buffer per element type, sized for the largest case
   std::map<std::string, DeviceBuffer> offsets_;
-  DeviceBuffer output_, workspace_;
+  DeviceBuffer output_, indices_, workspace_;
   std::vector<Record> records_;
   std::vector<std::string> skipped_;
 };

@@ -66,7 +66,8 @@ std::vector<BenchCase> build_sweep(const Options& o)
   const std::int64_t segmented_total = quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 28);
   std::vector<DType> full_dtypes = quick ? std::vector<DType>{DType::f32}
                                          : std::vector<DType>{DType::f32, DType::i32, DType::f64};
-  std::vector<Op> default_ops    = {Op::sum};
+  // Sum for everything; the transform-reduce baselines offer only sum_squares, so it is swept too.
+  std::vector<Op> default_ops    = {Op::sum, Op::sum_squares};
   if (full_sweep)
   {
     full_dtypes.assign(std::begin(all_dtypes), std::end(all_dtypes));

@@ -54,4 +54,47 @@ struct MaxOp
   }
 };
 
+// x -> x * x, then +: what cub::DeviceReduce::TransformReduce and thrust::transform_reduce compute.
+struct SumSquaresOp
+{
+  static constexpr Op id = Op::sum_squares;
+  template <class T>
+  __host__ __device__ static constexpr T identity()
+  {
+    return T(0);
+  }
+  template <class T>
+  __host__ __device__ static T transform(const T& x)
+  {
+    return x * x;
+  }
+  template <class T>
+  __host__ __device__ T operator()(const T& a, const T& b) const
+  {
+    return a + b;
+  }
+};
+
+// Tags for the index-returning reductions; their combine step lives with the implementation
+// (cub::ArgMin / cub::ArgMax for the CUB baseline). Identities are those of min and max.
+struct ArgMinOp
+{
+  static constexpr Op id = Op::argmin;
+  template <class T>
+  __host__ __device__ static constexpr T identity()
+  {
+    return MinOp::identity<T>();
+  }
+};
+
+struct ArgMaxOp
+{
+  static constexpr Op id = Op::argmax;
+  template <class T>
+  __host__ __device__ static constexpr T identity()
+  {
+    return MaxOp::identity<T>();
+  }
+};
+
 } // namespace redu

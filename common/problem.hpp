@@ -17,11 +17,17 @@ enum class DType
   f64
 };
 
+// sum_squares is the transform-reduce of x -> x * x under +. argmin/argmax also write, per output,
+// the index (relative to the segment start) of the first occurrence of the extreme; an empty input
+// gives the min/max identity and index -1.
 enum class Op
 {
   sum,
   min,
-  max
+  max,
+  sum_squares,
+  argmin,
+  argmax
 };
 
 // full: one array -> one value.
@@ -37,7 +43,7 @@ enum class Kind
 };
 
 inline constexpr DType all_dtypes[] = {DType::i32, DType::i64, DType::f32, DType::f64};
-inline constexpr Op all_ops[]       = {Op::sum, Op::min, Op::max};
+inline constexpr Op all_ops[]       = {Op::sum, Op::min, Op::max, Op::sum_squares, Op::argmin, Op::argmax};
 inline constexpr Kind all_kinds[]   = {Kind::full, Kind::batched, Kind::segmented};
 
 const char* to_string(DType dtype);
@@ -45,6 +51,7 @@ const char* to_string(Op op);
 const char* to_string(Kind kind);
 std::size_t size_of(DType dtype);
 bool is_floating(DType dtype);
+bool is_arg(Op op); // argmin or argmax: the problem needs `indices`
 
 struct Problem
 {
@@ -59,6 +66,8 @@ struct Problem
   void* output      = nullptr; // device memory, `segments` elements of dtype
   // Segmented only: device array of segments + 1 non-decreasing offsets, offsets[segments] == n.
   const std::int64_t* offsets = nullptr;
+  // argmin/argmax only: device array of `segments` indices, written beside the values in `output`.
+  std::int64_t* indices = nullptr;
 
   std::int64_t row_length() const { return segments > 0 ? n / segments : 0; }
   std::size_t input_bytes() const { return static_cast<std::size_t>(n) * size_of(dtype); }

@@ -32,6 +32,12 @@ const char* to_string(Op op)
       return "min";
     case Op::max:
       return "max";
+    case Op::sum_squares:
+      return "sum_squares";
+    case Op::argmin:
+      return "argmin";
+    case Op::argmax:
+      return "argmax";
   }
   return "?";
 }
@@ -53,6 +59,11 @@ const char* to_string(Kind kind)
 std::size_t size_of(DType dtype)
 {
   return (dtype == DType::i32 || dtype == DType::f32) ? 4 : 8;
+}
+
+bool is_arg(Op op)
+{
+  return op == Op::argmin || op == Op::argmax;
 }
 
 bool is_floating(DType dtype)
@@ -128,6 +139,10 @@ Status validate(const Reduction& impl, const Problem& p)
   if (p.segments > 0 && p.output == nullptr)
   {
     return Status::invalid(what + "null output pointer");
+  }
+  if (p.segments > 0 && is_arg(p.op) && p.indices == nullptr)
+  {
+    return Status::invalid(what + "null indices pointer for " + to_string(p.op));
   }
   return Status::success();
 }

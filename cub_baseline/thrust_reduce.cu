@@ -9,40 +9,12 @@
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 
-#include <new>
+#include "thrust_workspace_allocator.cuh"
 
 namespace redu
 {
 namespace
 {
-
-// Hands Thrust slices of the caller's workspace instead of fresh device allocations.
-class WorkspaceAllocator
-{
-public:
-  using value_type = char;
-  explicit WorkspaceAllocator(Workspace ws)
-      : base_(static_cast<char*>(ws.data))
-      , bytes_(ws.bytes)
-  {}
-  char* allocate(std::ptrdiff_t n)
-  {
-    const std::size_t aligned = (static_cast<std::size_t>(n) + 255) / 256 * 256;
-    if (used_ + aligned > bytes_)
-    {
-      throw std::bad_alloc();
-    }
-    char* slice = base_ + used_;
-    used_ += aligned;
-    return slice;
-  }
-  void deallocate(char*, std::size_t) {}
-
-private:
-  char* base_;
-  std::size_t bytes_;
-  std::size_t used_ = 0;
-};
 
 class ThrustReduce : public TypedReduction<ThrustReduce>
 {
@@ -63,7 +35,7 @@ public:
     std::size_t bytes = 0;
     static_cast<void>(cub::DeviceReduce::Reduce(nullptr, bytes, static_cast<const T*>(p.input), static_cast<T*>(p.output),
                                                 p.n, ReduceOp{}, ReduceOp::template identity<T>()));
-    return bytes + 1024;
+    return bytes + thrust_workspace_slack;
   }
 
   template <class T, class ReduceOp>

@@ -13,7 +13,8 @@ namespace
 {
 
 // A problem `impl` accepts, with fake (never dereferenced) pointers for host-only checks.
-Problem accepted_problem(const Reduction& impl, void* input, void* output, const std::int64_t* offsets)
+Problem accepted_problem(const Reduction& impl, void* input, void* output, const std::int64_t* offsets,
+                         std::int64_t* indices)
 {
   const Info& info = impl.info();
   Problem p;
@@ -25,18 +26,20 @@ Problem accepted_problem(const Reduction& impl, void* input, void* output, const
   p.input    = input;
   p.output   = output;
   p.offsets  = offsets;
+  p.indices  = indices;
   return p;
 }
 
 alignas(16) char fake_memory[64];
 void* const fake       = fake_memory;
 const auto* fake_offsets = reinterpret_cast<const std::int64_t*>(fake_memory);
+auto* const fake_indices = reinterpret_cast<std::int64_t*>(fake_memory);
 
 TEST(Validation, AcceptsAWellFormedProblemForEveryImplementation)
 {
   for (const Reduction* impl : registry())
   {
-    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake, fake_offsets)).ok()) << impl->info().name;
+    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake, fake_offsets, fake_indices)).ok()) << impl->info().name;
   }
 }
 
@@ -45,7 +48,7 @@ TEST(Validation, RejectsNullPointersNegativeSizesAndBadShapes)
   for (const Reduction* impl : registry())
   {
     SCOPED_TRACE(impl->info().name);
-    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets);
+    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets, fake_indices);
     Problem p          = good;
     p.input            = nullptr;
     EXPECT_NE(validate(*impl, p).message().find("null input"), std::string::npos);
@@ -55,6 +58,16 @@ TEST(Validation, RejectsNullPointersNegativeSizesAndBadShapes)
     p   = good;
     p.n = -1;
     EXPECT_NE(validate(*impl, p).message().find("negative size"), std::string::npos);
+    for (Op op : {Op::argmin, Op::argmax})
+    {
+      if (impl->info().supports(op))
+      {
+        p         = good;
+        p.op      = op;
+        p.indices = nullptr;
+        EXPECT_NE(validate(*impl, p).message().find("null indices"), std::string::npos);
+      }
+    }
     if (good.kind == Kind::batched)
     {
       p   = good;
@@ -76,7 +89,7 @@ TEST(Validation, RejectsWhatAnImplementationDoesNotDeclare)
   {
     SCOPED_TRACE(impl->info().name);
     const Info& info = impl->info();
-    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets);
+    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets, fake_indices);
     for (DType dtype : all_dtypes)
     {
       Problem p = good;
@@ -110,14 +123,16 @@ TEST(BadInputOnGpu, RefusedCallsWriteNothing)
   for (const Reduction* impl : registry())
   {
     SCOPED_TRACE(impl->info().name);
-    DeviceBuffer input, output, offsets, workspace_buffer;
+    DeviceBuffer input, output, offsets, indices, workspace_buffer;
     ASSERT_OK(input.allocate(1024));
     ASSERT_OK(output.allocate(64));
     ASSERT_OK(offsets.allocate(64));
+    ASSERT_OK(indices.allocate(64));
     ASSERT_OK(poison(output));
     std::vector<std::int64_t> host_offsets = {0, 16, 32, 48, 64};
     ASSERT_EQ(cudaMemcpy(offsets.data(), host_offsets.data(), 40, cudaMemcpyHostToDevice), cudaSuccess);
-    const Problem good = accepted_problem(*impl, input.data(), output.data(), offsets.as<const std::int64_t>());
+    const Problem good = accepted_problem(*impl, input.data(), output.data(), offsets.as<const std::int64_t>(),
+                                          indices.as<std::int64_t>());
     Workspace workspace;
     ASSERT_OK(allocate_workspace(*impl, good, workspace_buffer, workspace));
 

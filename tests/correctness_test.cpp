@@ -91,24 +91,31 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng)
   SCOPED_TRACE("shape " + shape.label);
   const std::vector<T> values = random_values<T>(shape.n, c.op, rng);
 
-  DeviceBuffer input, output, offsets, workspace_buffer;
+  DeviceBuffer input, output, indices, offsets, workspace_buffer;
   ASSERT_OK(upload(values, input));
   ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
+  if (is_arg(c.op))
+  {
+    ASSERT_OK(indices.allocate(shape.segments * sizeof(std::int64_t)));
+  }
   if (c.kind == Kind::segmented)
   {
     ASSERT_OK(upload(shape.offsets, offsets));
   }
   Problem problem{c.kind, c.dtype, c.op, shape.n, shape.segments, input.data(), output.data(),
-                  offsets.as<const std::int64_t>()};
+                  offsets.as<const std::int64_t>(), indices.as<std::int64_t>()};
   Workspace workspace;
   ASSERT_OK(allocate_workspace(*c.impl, problem, workspace_buffer, workspace));
 
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   std::vector<T> result;
+  std::vector<std::int64_t> result_indices;
   const auto run_once = [&]() -> Status {
     REDU_TRY(poison(output));
+    REDU_TRY(poison(indices));
     REDU_TRY(run_and_wait(*c.impl, problem, workspace, stream));
+    REDU_TRY(download(indices, result_indices));
     return download(output, result);
   };
   const Status first = run_once();
@@ -124,11 +131,14 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng)
     const Reference ref      = reference(values, begin, end, c.op);
     const long double got    = static_cast<long double>(result[i]);
     const long double tol    = tolerance<T>(ref, c.op);
-    const bool ok            = !std::isnan(got) && std::fabs(got - ref.value) <= tol;
-    if (!ok && ++failures <= 5)
+    const bool value_ok      = !std::isnan(got) && std::fabs(got - ref.value) <= tol;
+    const bool index_ok      = !is_arg(c.op) || result_indices[i] == ref.index;
+    if (!(value_ok && index_ok) && ++failures <= 5)
     {
       ADD_FAILURE() << "segment " << i << " [" << begin << ", " << end << "): got " << static_cast<double>(got)
-                    << ", expected " << static_cast<double>(ref.value) << " (tolerance "
+                    << (is_arg(c.op) ? " at index " + std::to_string(result_indices[i]) : std::string())
+                    << ", expected " << static_cast<double>(ref.value)
+                    << (is_arg(c.op) ? " at index " + std::to_string(ref.index) : std::string()) << " (tolerance "
                     << static_cast<double>(tol) << ", sum|x| " << static_cast<double>(ref.sum_abs) << ")";
     }
   }
@@ -136,15 +146,16 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng)
 
   if (c.impl->info().deterministic && shape.n >= 4096)
   {
-    const std::vector<T> first_result = result;
+    const std::vector<T> first_result                = result;
+    const std::vector<std::int64_t> first_indices = result_indices;
     for (int repeat = 0; repeat < 2; ++repeat)
     {
       ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
       const Status again = run_once();
       ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
       ASSERT_TRUE(again.ok()) << again.message();
-      ASSERT_TRUE(same_bits(first_result, result)) << "declared deterministic, but run " << repeat + 2
-                                                   << " gave different bits";
+      ASSERT_TRUE(same_bits(first_result, result) && first_indices == result_indices)
+        << "declared deterministic, but run " << repeat + 2 << " gave different bits";
     }
   }
 }

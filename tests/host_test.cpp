@@ -33,6 +33,23 @@ TEST(Reference, MinMaxAndEmptyRangesGiveCubIdentities)
   EXPECT_EQ(reference(values, 1, 1, Op::sum).value, 0.0L);
 }
 
+TEST(Reference, ArgMinMaxReportTheFirstOccurrenceAndMinusOneWhenEmpty)
+{
+  const std::vector<std::int32_t> values = {4, 1, 7, 1, 7, 0, 0};
+  EXPECT_EQ(reference(values, 0, 5, Op::argmin).index, 1);
+  EXPECT_EQ(reference(values, 0, 5, Op::argmax).index, 2);
+  EXPECT_EQ(reference(values, 5, 7, Op::argmin).index, 0); // relative to the range start
+  EXPECT_EQ(reference(values, 3, 3, Op::argmin).index, -1);
+  const std::vector<std::int32_t> all_identity = {INT32_MAX, INT32_MAX};
+  EXPECT_EQ(reference(all_identity, 0, 2, Op::argmin).index, 0);
+}
+
+TEST(Reference, SumOfSquares)
+{
+  const std::vector<std::int32_t> values = {3, -4, 10};
+  EXPECT_EQ(reference(values, 0, 3, Op::sum_squares).value, 125.0L);
+}
+
 TEST(Reference, CompensatedSumKeepsWhatANaiveDoubleSumLoses)
 {
   const std::vector<double> values = {1e17, 1.0, -1e17, 1.0};
