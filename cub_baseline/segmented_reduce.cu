@@ -1,5 +1,5 @@
-// cub::DeviceSegmentedReduce::Sum / Min / Max: the library baseline for batched rows and for
-// variable segments. CUB gives each segment one thread block, so it shines when there are many
+// cub::DeviceSegmentedReduce::Sum / Min / Max, and ::Reduce with the project's operator functors:
+// the library baselines for batched rows and for variable segments. CUB gives each segment one thread block, so it shines when there are many
 // medium segments and starves the GPU on a few huge ones or drowns in millions of tiny ones.
 #include "common/typed_reduction.cuh"
 
@@ -19,13 +19,25 @@ struct RowStart
   __host__ __device__ std::int64_t operator()(std::int64_t row) const { return row * length; }
 };
 
-template <class T, class ReduceOp, class Offsets>
+// Which CUB entry point a registered baseline calls: the named ones, or the generic Reduce.
+enum class Entry
+{
+  named,
+  generic
+};
+
+template <Entry entry, class T, class ReduceOp, class Offsets>
 cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, const Problem& p, Offsets begin, cudaStream_t stream)
 {
   const auto* in = static_cast<const T*>(p.input);
   auto* out      = static_cast<T*>(p.output);
   const auto segments = p.segments;
-  if constexpr (ReduceOp::id == Op::sum)
+  if constexpr (entry == Entry::generic)
+  {
+    return cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, in, out, segments, begin, begin + 1, ReduceOp{},
+                                              ReduceOp::template identity<T>(), stream);
+  }
+  else if constexpr (ReduceOp::id == Op::sum)
   {
     return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
   }
@@ -39,35 +51,43 @@ cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, const Problem&
   }
 }
 
-template <class T, class ReduceOp>
+template <Entry entry, class T, class ReduceOp>
 cudaError_t dispatch_offsets(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
 {
   if (p.kind == Kind::batched)
   {
     auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowStart{p.row_length()});
-    return segmented_reduce<T, ReduceOp>(temp, temp_bytes, p, begin, stream);
+    return segmented_reduce<entry, T, ReduceOp>(temp, temp_bytes, p, begin, stream);
   }
-  return segmented_reduce<T, ReduceOp>(temp, temp_bytes, p, p.offsets, stream);
+  return segmented_reduce<entry, T, ReduceOp>(temp, temp_bytes, p, p.offsets, stream);
 }
 
-class CubSegmentedReduce : public TypedReduction<CubSegmentedReduce>
+template <Entry entry>
+class CubSegmentedReduce : public TypedReduction<CubSegmentedReduce<entry>>
 {
 public:
   CubSegmentedReduce()
-      : TypedReduction({.name          = "cub.segmented_reduce",
-                        .family        = "cub",
-                        .source        = "cub::DeviceSegmentedReduce::Sum/Min/Max (CCCL)",
-                        .idea          = "the library baseline for segments: one thread block per segment",
-                        .kinds         = {Kind::batched, Kind::segmented},
-                        .max_n         = INT64_MAX,
-                        .deterministic = true})
+      : TypedReduction<CubSegmentedReduce<entry>>(
+          entry == Entry::named
+            ? Info{.name          = "cub.segmented_reduce",
+                   .family        = "cub",
+                   .source        = "cub::DeviceSegmentedReduce::Sum/Min/Max (CCCL)",
+                   .idea          = "the library baseline for segments: one thread block per segment",
+                   .kinds         = {Kind::batched, Kind::segmented},
+                   .deterministic = true}
+            : Info{.name          = "cub.segmented_reduce_custom_op",
+                   .family        = "cub",
+                   .source        = "cub::DeviceSegmentedReduce::Reduce(op, init) (CCCL)",
+                   .idea          = "the generic segmented entry point driven by the project's operator functors",
+                   .kinds         = {Kind::batched, Kind::segmented},
+                   .deterministic = true})
   {}
 
   template <class T, class ReduceOp>
   std::size_t workspace(const Problem& p) const
   {
     std::size_t bytes = 0;
-    static_cast<void>(dispatch_offsets<T, ReduceOp>(nullptr, bytes, p, nullptr));
+    static_cast<void>(dispatch_offsets<entry, T, ReduceOp>(nullptr, bytes, p, nullptr));
     return bytes;
   }
 
@@ -75,12 +95,15 @@ public:
   Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     std::size_t bytes = ws.bytes;
-    REDU_CUDA_TRY((dispatch_offsets<T, ReduceOp>(ws.data, bytes, p, stream)));
+    REDU_CUDA_TRY((dispatch_offsets<entry, T, ReduceOp>(ws.data, bytes, p, stream)));
     return Status::success();
   }
 };
 
-REDU_REGISTER(CubSegmentedReduce);
+using CubSegmentedNamed   = CubSegmentedReduce<Entry::named>;
+using CubSegmentedGeneric = CubSegmentedReduce<Entry::generic>;
+REDU_REGISTER(CubSegmentedNamed);
+REDU_REGISTER(CubSegmentedGeneric);
 
 } // namespace
 } // namespace redu

@@ -35,7 +35,7 @@ public:
     std::size_t bytes = 0;
     static_cast<void>(cub::DeviceReduce::Reduce(nullptr, bytes, static_cast<const T*>(p.input), static_cast<T*>(p.output),
                                                 p.n, ReduceOp{}, ReduceOp::template identity<T>()));
-    return bytes + thrust_workspace_slack;
+    return thrust_workspace_bytes(bytes);
   }
 
   template <class T, class ReduceOp>

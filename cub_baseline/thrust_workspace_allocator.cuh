@@ -38,8 +38,13 @@ private:
   std::size_t used_ = 0;
 };
 
-// What Thrust needs on top of the CUB temporary storage it forwards to: its device-side result slot
-// and the allocator's 256-byte alignment.
-constexpr std::size_t thrust_workspace_slack = 1024;
+// Thrust forwards to CUB with its own offset type and tuning, so its temporary storage is not exactly
+// what a cub::DeviceReduce query reports for the same problem (measured: larger for int32 at n = 65537).
+// Twice the CUB figure plus room for Thrust's result slot and the 256-byte alignment covers it; an
+// allocation that still does not fit fails as std::bad_alloc, which the callers report as an error.
+inline std::size_t thrust_workspace_bytes(std::size_t cub_bytes)
+{
+  return 2 * cub_bytes + 64 * 1024;
+}
 
 } // namespace redu

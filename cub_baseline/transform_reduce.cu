@@ -80,7 +80,7 @@ public:
   {
     std::size_t bytes = 0;
     static_cast<void>(cub_sum_squares<T>(nullptr, bytes, p, nullptr));
-    return bytes + thrust_workspace_slack;
+    return thrust_workspace_bytes(bytes);
   }
 
   template <class T, class ReduceOp>

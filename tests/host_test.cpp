@@ -121,9 +121,9 @@ TEST(Registry, HasTheCubBaselineEveryFamilyIsComparedWith)
   const Reduction* cub = find("cub.device_reduce");
   ASSERT_NE(cub, nullptr);
   EXPECT_TRUE(cub->info().supports(Kind::full));
-  for (Op op : all_ops)
+  for (Op op : {Op::sum, Op::min, Op::max, Op::argmin, Op::argmax})
   {
-    EXPECT_TRUE(cub->info().supports(op));
+    EXPECT_TRUE(cub->info().supports(op)) << to_string(op);
   }
 }
 
