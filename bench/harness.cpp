@@ -1,5 +1,7 @@
 #include "harness.hpp"
 
+#include "common/random_fill.hpp"
+
 #include <algorithm>
 #include <cstring>
 

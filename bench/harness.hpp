@@ -4,7 +4,7 @@
 // median of the samples is what Google Benchmark records.
 #pragma once
 
-#include "device_data.hpp"
+#include "l2_flush.hpp"
 #include "options.hpp"
 #include "sweep.hpp"
 

@@ -2,6 +2,7 @@
 // operators x problem kinds, each over the edge sizes and shapes in support/shapes.hpp, on fresh random
 // data, against an independent CPU reference. Implementations that declare themselves deterministic
 // are also run again on the same input and must reproduce the result bit for bit.
+#include "support/cases.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -18,44 +20,6 @@ namespace redu::test
 {
 namespace
 {
-
-struct Case
-{
-  const Reduction* impl;
-  DType dtype;
-  Op op;
-  Kind kind;
-};
-
-std::vector<Case> registered_cases()
-{
-  std::vector<Case> cases;
-  for (const Reduction* impl : registry())
-  {
-    for (Kind kind : impl->info().kinds)
-    {
-      for (DType dtype : impl->info().dtypes)
-      {
-        for (Op op : impl->info().ops)
-        {
-          cases.push_back({impl, dtype, op, kind});
-        }
-      }
-    }
-  }
-  return cases;
-}
-
-std::string case_name(const testing::TestParamInfo<Case>& info)
-{
-  std::string name = info.param.impl->info().name + "_" + to_string(info.param.dtype) + "_"
-                   + to_string(info.param.op) + "_" + to_string(info.param.kind);
-  for (char& c : name)
-  {
-    c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  }
-  return name;
-}
 
 std::vector<Shape> shapes_for(Kind kind, std::mt19937_64& rng)
 {
@@ -80,19 +44,23 @@ std::int64_t segment_begin(const Shape& shape, Kind kind, std::int64_t i)
 class Correctness : public testing::TestWithParam<Case>
 {
 protected:
+  // Checks one shape; the input starts `misalign` elements past a 256-byte aligned allocation.
   template <class T>
-  void check(const Shape& shape, std::mt19937_64& rng);
+  void check(const Shape& shape, std::mt19937_64& rng, int misalign);
 };
 
 template <class T>
-void Correctness::check(const Shape& shape, std::mt19937_64& rng)
+void Correctness::check(const Shape& shape, std::mt19937_64& rng, int misalign)
 {
   const Case& c = GetParam();
-  SCOPED_TRACE("shape " + shape.label);
+  SCOPED_TRACE("shape " + shape.label + ", input misaligned by " + std::to_string(misalign) + " elements");
   const std::vector<T> values = random_values<T>(shape.n, c.op, rng);
 
   DeviceBuffer input, output, indices, offsets, workspace_buffer;
-  ASSERT_OK(upload(values, input));
+  std::vector<T> padded(misalign, T(0));
+  padded.insert(padded.end(), values.begin(), values.end());
+  ASSERT_OK(upload(padded, input));
+  const void* input_start = input.as<const T>() + misalign;
   ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
   if (is_arg(c.op))
   {
@@ -102,7 +70,7 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng)
   {
     ASSERT_OK(upload(shape.offsets, offsets));
   }
-  Problem problem{c.kind, c.dtype, c.op, shape.n, shape.segments, input.data(), output.data(),
+  Problem problem{c.kind, c.dtype, c.op, shape.n, shape.segments, shape.n > 0 ? input_start : nullptr, output.data(),
                   offsets.as<const std::int64_t>(), indices.as<std::int64_t>()};
   Workspace workspace;
   ASSERT_OK(allocate_workspace(*c.impl, problem, workspace_buffer, workspace));
@@ -173,10 +141,38 @@ TEST_P(Correctness, MatchesReferenceOnEveryShape)
     {
       continue; // refusals past max_n are checked in bad_input_test.cpp
     }
-    visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng); });
+    visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng, 0); });
     if (HasFatalFailure())
     {
       return;
+    }
+  }
+}
+
+// Vectorised kernels must handle any element-aligned start: offsets of 1, 2 and 3 elements from an
+// aligned allocation, on shapes with ragged heads and tails.
+TEST_P(Correctness, MatchesReferenceAtMisalignedInputs)
+{
+  REDU_REQUIRE_GPU();
+  const Case& c            = GetParam();
+  const std::uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<std::string> labels = {"n=1025", "n=65537", "n=999983", "7x333", "64x4097", "mixed-with-empties",
+                                           "lognormal"};
+  for (const Shape& shape : shapes_for(c.kind, rng))
+  {
+    if (std::find(labels.begin(), labels.end(), shape.label) == labels.end() || shape.n > c.impl->info().max_n)
+    {
+      continue;
+    }
+    for (int misalign = 1; misalign <= 3; ++misalign)
+    {
+      visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng, misalign); });
+      if (HasFatalFailure())
+      {
+        return;
+      }
     }
   }
 }

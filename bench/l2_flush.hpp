@@ -1,9 +1,7 @@
-// Fresh random benchmark inputs, generated on the device (host generation of 2^30 values would take
-// longer than the whole sweep), and the L2 flush that makes every timed call start cold.
+// The L2 flush that makes every timed call start cold.
 #pragma once
 
 #include "common/device_buffer.hpp"
-#include "common/problem.hpp"
 #include "common/status.hpp"
 
 #include <cuda_runtime_api.h>
@@ -12,9 +10,6 @@
 
 namespace redu::bench
 {
-
-// Integers in [-100, 100], floats uniform in [-1, 1): never zeros or constants.
-Status fill_random(DType dtype, void* data, std::int64_t n, std::uint64_t seed, cudaStream_t stream);
 
 // Writes a buffer twice the size of L2, evicting whatever the previous call left there.
 class L2Flusher

@@ -1,0 +1,53 @@
+// The test matrix: one case per registered implementation x declared kind x element type x operator.
+#pragma once
+
+#include "common/reduction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace redu::test
+{
+
+struct Case
+{
+  const Reduction* impl;
+  DType dtype;
+  Op op;
+  Kind kind;
+};
+
+inline std::vector<Case> registered_cases()
+{
+  std::vector<Case> cases;
+  for (const Reduction* impl : registry())
+  {
+    for (Kind kind : impl->info().kinds)
+    {
+      for (DType dtype : impl->info().dtypes)
+      {
+        for (Op op : impl->info().ops)
+        {
+          cases.push_back({impl, dtype, op, kind});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+inline std::string case_name(const testing::TestParamInfo<Case>& info)
+{
+  std::string name = info.param.impl->info().name + "_" + to_string(info.param.dtype) + "_"
+                   + to_string(info.param.op) + "_" + to_string(info.param.kind);
+  for (char& c : name)
+  {
+    c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  }
+  return name;
+}
+
+} // namespace redu::test
