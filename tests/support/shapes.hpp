@@ -4,6 +4,7 @@
 #include "common/problem.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,6 +12,13 @@
 
 namespace redu::test
 {
+
+// REDU_TEST_MAX_N caps the problem sizes (compute-sanitizer runs use it to stay within time).
+inline std::int64_t max_test_n()
+{
+  const char* value = std::getenv("REDU_TEST_MAX_N");
+  return value != nullptr ? std::strtoll(value, nullptr, 10) : INT64_MAX;
+}
 
 struct Shape
 {
