@@ -322,13 +322,13 @@ void print_reference(const Reference& r)
               "float heights cost %.3e\n",
               static_cast<long long>(r.n), static_cast<int>(std::lround(std::log2(static_cast<double>(r.n)))),
               r.midpoint_pi, r.midpoint_error, r.midpoint_error_theo, r.height_rounding);
-  std::printf("  %-36s %-17s %-10s %-10s %-11s %s\n", "method", "pi", "|pi-PI|", "sum error", "event ms",
+  std::printf("  %-40s %-17s %-10s %-10s %-11s %s\n", "method", "pi", "|pi-PI|", "sum error", "event ms",
               "host clock ms");
 }
 
 void print_row(const Row& row, const Reference& r)
 {
-  std::printf("  %-36s %.15f %.3e %.3e %11.4f", row.method.c_str(), row.pi_value,
+  std::printf("  %-40s %.15f %.3e %.3e %11.4f", row.method.c_str(), row.pi_value,
               std::fabs(row.pi_value - pi::reference_pi), std::fabs(row.pi_value - r.float_heights_pi), row.event_ms);
   if (row.host_clock_ms)
   {
