@@ -40,7 +40,7 @@ void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Op
                                                 std::to_string(CUB_VERSION % 100));
   benchmark::AddCustomContext("build_type", REDU_BUILD_TYPE);
   benchmark::AddCustomContext("code_id", options.code_id);
-  benchmark::AddCustomContext("l2_mode", options.cold_l2 ? "cold (flushed before each timed call)" : "hot");
+  benchmark::AddCustomContext("l2_mode", options.cold_l2 ? "cold (a kernel reads 2x L2 before each timed call)" : "hot");
   benchmark::AddCustomContext("timing", "CUDA events around each call after 2 warm-ups; median of "
                                           + std::to_string(options.samples) + " samples");
   benchmark::AddCustomContext("sweep", options.sweep);

@@ -1,44 +1,63 @@
 #!/usr/bin/env bash
-# On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, and
-# leave the results under results/<gpu-slug>/ (bench.json, tests.json) plus logs under $OUT if set.
-# Usage: scripts/gpu_run.sh [extra reduce_bench options]   (REDU_SKIP_BENCH=1 to test only)
+# On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
+# accuracy and pi studies and (with REDU_SANITIZE=1) compute-sanitizer; results land in
+# results/<gpu-slug>/ (bench.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
+# is set (the device tool), copies of them plus logs.tgz under $OUT.
+# Usage: scripts/gpu_run.sh [extra reduce_bench options]
+#   REDU_SKIP_BENCH=1 skips the benchmark sweep; REDU_SKIP_STUDIES=1 skips accuracy and pi.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 out="${OUT:-$root/build/gpu-run}"
-mkdir -p "$out"
+logs="$root/build/gpu-logs"
+rm -rf "$logs" && mkdir -p "$out" "$logs"
 export REDU_CODE_ID="${REDU_CODE_ID:-$(scripts/code_id.sh)}"
 export REQUIRE_GPU=1
 echo "code_id $REDU_CODE_ID"
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,temperature.gpu,power.draw \
-  --format=csv > "$out/nvidia-smi.csv" 2>&1 || true
-status=0
-
-# 1. The README's test command: configure, build, every test through ctest.
-cmake --workflow --preset test > "$out/test.log" 2>&1 || status=1
-tail -n 25 "$out/test.log"
-
-# 2. A machine-readable report: the same tests, sharded over processes, merged into tests.json.
+  --format=csv > "$logs/nvidia-smi.csv" 2>&1 || true
 slug="$(python3 -c 'import subprocess,re;n=subprocess.check_output(["nvidia-smi","--query-gpu=name","--format=csv,noheader"]).decode().splitlines()[0];print(re.sub(r"[^a-z0-9]+","-",n.lower()).strip("-"))')"
-mkdir -p "results/$slug"
+results="results/$slug"
+mkdir -p "$results"
+status=0
+step() { echo "== $1 ($(date +%T))"; }
+
+step "1. README test command: configure, build, ctest"
+cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
+grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
+
+step "2. test report: the same tests sharded over 8 processes, merged into tests.json"
 shards=8
-shard_dir="$root/build/test-shards"
-rm -rf "$shard_dir" && mkdir -p "$shard_dir"
 for i in $(seq 0 $((shards - 1))); do
   GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i ./build/tests/reduce_tests \
-    --gtest_output="json:$shard_dir/shard-$i.json" > "$shard_dir/shard-$i.log" 2>&1 &
+    --gtest_output="json:$logs/shard-$i.json" > "$logs/shard-$i.log" 2>&1 &
 done
 wait
-python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "results/$slug/tests.json" \
-  "$shard_dir"/shard-*.json || status=1
-cat "$shard_dir"/shard-*.log > "$out/tests-direct.log"
+python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" "$logs"/shard-*.json || status=1
+rm -f "$logs"/shard-*.json
 
-# 3. The README's benchmark command: the default sweep into results/<gpu-slug>/bench.json.
 if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
-  REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$out/bench.log" 2>&1 || status=1
-  sed -n '/peak .* GB\/s, measured copy/,$p' "$out/bench.log" | head -n 120
-  cp "results/$slug/bench.json" "$out/" 2>/dev/null || true
+  step "3. README benchmark command: the sweep into $results/bench.json"
+  REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$logs/bench.log" 2>&1 || status=1
+  sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench.log" | sed 's/^[0-9]*: //' | head -n 150
 fi
-cp "results/$slug/tests.json" "$out/" 2>/dev/null || true
+
+if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then
+  step "4. accuracy_study -> $results/accuracy.json"
+  ./build/bench/accuracy_study --out="$results/accuracy.json" --code_id="$REDU_CODE_ID" > "$logs/accuracy.log" 2>&1 || status=1
+  tail -n 1 "$logs/accuracy.log"
+  step "5. pi_study -> $results/pi.json"
+  ./build/bench/pi_study --out="$results/pi.json" --code_id="$REDU_CODE_ID" > "$logs/pi.log" 2>&1 || status=1
+  tail -n 40 "$logs/pi.log"
+fi
+
+if [ "${REDU_SANITIZE:-0}" = "1" ]; then
+  step "6. compute-sanitizer -> $results/sanitizer.json"
+  scripts/sanitize.sh "$results" || status=1
+  cp -r build/sanitizer "$logs/" 2>/dev/null || true
+fi
+
+cp "$results"/*.json "$out/" 2>/dev/null || true
+tar -C "$logs" -czf "$out/logs.tgz" . 2>/dev/null || true
 echo "gpu_run status $status"
 exit $status

@@ -1,0 +1,44 @@
+#include "l2_flush.hpp"
+
+namespace redu::bench
+{
+namespace
+{
+
+// Reads the flush buffer with 16-byte loads. The store never happens (the buffer holds zeros), but
+// the compiler cannot know that, so the loads stay.
+__global__ void read_flush_kernel(const float4* __restrict__ buffer, std::int64_t count, float* sink)
+{
+  float acc = 0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  {
+    const float4 v = buffer[i];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == 1.0f)
+  {
+    *sink = acc;
+  }
+}
+
+} // namespace
+
+Status L2Flusher::init(std::int64_t l2_bytes)
+{
+  REDU_TRY(buffer_.allocate(static_cast<std::size_t>(2 * l2_bytes) + sizeof(float4)));
+  REDU_CUDA_TRY(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
+  REDU_CUDA_TRY(cudaDeviceSynchronize());
+  return Status::success();
+}
+
+Status L2Flusher::flush(cudaStream_t stream) const
+{
+  const auto count = static_cast<std::int64_t>((buffer_.bytes() - sizeof(float4)) / sizeof(float4));
+  auto* sink       = reinterpret_cast<float*>(static_cast<char*>(buffer_.data()) + count * sizeof(float4));
+  read_flush_kernel<<<1024, 256, 0, stream>>>(static_cast<const float4*>(buffer_.data()), count, sink);
+  REDU_CUDA_TRY(cudaPeekAtLastError());
+  return Status::success();
+}
+
+} // namespace redu::bench

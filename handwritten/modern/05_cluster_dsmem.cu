@@ -1,0 +1,154 @@
+// Modern family, lesson 5: thread-block clusters combine through distributed shared memory (Hopper).
+//
+// Idea: on sm_90 a cluster of up to 8 (portably) blocks is co-scheduled on one GPC, can synchronise
+// in hardware (barrier.cluster) and can read each other's shared memory directly (DSMEM). So the first
+// level of the combine needs no global memory at all: each block leaves its result in its own shared
+// memory, the cluster synchronises, and the cluster's first block reads the 8 values over DSMEM and
+// reduces them in one warp. Only one partial per cluster goes to global memory, where the last cluster
+// to arrive (ticket, as in lesson 3) reduces them in index order. A grid of one cluster, which covers
+// small inputs, writes the result straight from DSMEM: one launch, no atomics, no global partials.
+// Flaw removed (vs lesson 3): 8x fewer partials and ticket atomics, and for one-cluster grids none.
+// Flaw introduced: sm_90 or later only (the launch fails elsewhere, reported as a Status); the grid is
+// a multiple of the cluster size, and which clusters fit at once depends on the GPC layout
+// (cudaOccupancyMaxActiveClusters), not only on per-SM occupancy. Measured on an H100 (NOTES.md), the
+// cluster launch costs more latency than the global atomics it saves: for small inputs this is the
+// slowest of the single-launch lessons, and a lesson in measuring before believing.
+// Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once (the
+// ticket is left at zero); calls sharing a workspace stream-ordered. Deterministic.
+// Source: CUDA C++ Programming Guide, Thread Block Clusters and Distributed Shared Memory; the ticket
+// of the Guide's threadFenceReduction sample.
+#include "common/typed_reduction.cuh"
+#include "handwritten/modern/device_fold.cuh"
+#include "handwritten/modern/grid_shape.cuh"
+
+#include <cooperative_groups.h>
+
+namespace redu::modern
+{
+namespace
+{
+
+constexpr int block_threads  = 256;
+constexpr int unroll         = 8;
+constexpr int cluster_blocks = 8; // the portable maximum
+// The ticket sits in the first 16 bytes of the workspace; the per-cluster partials follow, 16-byte aligned.
+constexpr std::size_t partials_offset = 16;
+
+template <class T, class ReduceOp>
+__global__ void __launch_bounds__(block_threads)
+    cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
+                   T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg                    = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  __shared__ T block_value;
+
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  if (threadIdx.x == 0)
+  {
+    block_value = value;
+  }
+  cluster.sync(); // release/acquire at cluster scope: every block's value is readable by its peers
+  const bool leader = cluster.block_rank() == 0;
+  if (leader && threadIdx.x < 32)
+  {
+    value = threadIdx.x < cluster_blocks ? *cluster.map_shared_rank(&block_value, threadIdx.x)
+                                         : ReduceOp::template identity<T>();
+    value = warp_fold(value, op);
+  }
+  cluster.sync(); // a block's shared memory must outlive the leader's reads of it
+  if (!leader)
+  {
+    return;
+  }
+
+  const unsigned clusters = gridDim.x / cluster_blocks;
+  if (clusters == 1)
+  {
+    if (threadIdx.x == 0)
+    {
+      *out = value;
+    }
+    return;
+  }
+  __shared__ bool is_last;
+  if (threadIdx.x == 0)
+  {
+    partials[blockIdx.x / cluster_blocks] = value;
+    is_last                               = last_arrival(ticket, clusters);
+  }
+  __syncthreads(); // also separates the two uses of block_combine's shared array
+  if (!is_last)
+  {
+    return;
+  }
+  value = block_fold_all<block_threads, unroll>(partials, clusters, CoherentLoad{}, op);
+  if (threadIdx.x == 0)
+  {
+    *out    = value;
+    *ticket = 0;
+  }
+#else
+  __trap(); // never launched: cluster launches fail before sm_90
+#endif
+}
+
+class ClusterDsmem : public TypedReduction<ClusterDsmem>
+{
+public:
+  ClusterDsmem()
+    : TypedReduction({.name          = "modern.cluster",
+                      .family        = "modern",
+                      .source        = "CUDA C++ Programming Guide: Thread Block Clusters, Distributed Shared Memory",
+                      .idea          = "8-block clusters combine over DSMEM; last cluster reduces cluster partials",
+                      .kinds         = {Kind::full},
+                      .deterministic = true})
+  {}
+
+  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const
+  {
+    return partials_offset + (max_grid / cluster_blocks) * sizeof(T);
+  }
+
+  template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    constexpr auto kernel = cluster_reduce<T, ReduceOp>;
+    cudaLaunchAttribute cluster_shape{};
+    cluster_shape.id               = cudaLaunchAttributeClusterDimension;
+    cluster_shape.val.clusterDim.x = cluster_blocks;
+    cluster_shape.val.clusterDim.y = 1;
+    cluster_shape.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.blockDim = dim3(block_threads);
+    config.gridDim  = dim3(cluster_blocks);
+    config.stream   = stream;
+    config.attrs    = &cluster_shape;
+    config.numAttrs = 1;
+
+    static std::atomic<int> resident_clusters_cache[cached_devices] = {};
+    int resident_clusters                                           = 0;
+    REDU_TRY(cached_per_device(resident_clusters_cache, resident_clusters, [&](int, int& value) {
+      REDU_CUDA_TRY(cudaOccupancyMaxActiveClusters(&value, kernel, &config));
+      return Status::success();
+    }));
+    int l2 = 0;
+    REDU_TRY(l2_cache_bytes(l2));
+    // Many waves as in lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
+    const LaunchShape shape = shape_for<T>(
+        p.n, block_threads * unroll, static_cast<std::int64_t>(default_waves) * resident_clusters * cluster_blocks, l2);
+    config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
+
+    auto* base = static_cast<unsigned char*>(ws.data);
+    REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
+                                     shape.evict_first, static_cast<T*>(p.output),
+                                     reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base),
+                                     ReduceOp{}));
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(ClusterDsmem);
+
+} // namespace
+} // namespace redu::modern

@@ -1,0 +1,115 @@
+// Host-side launch shape of the modern family: how many blocks, how many tiles each, and which L2
+// eviction priority the input loads carry.
+#pragma once
+
+#include "common/status.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace redu::modern
+{
+
+// Upper bound on every grid of this family, so workspaces are sized without asking the device.
+inline constexpr int max_grid = 65536;
+
+// A grid holds at most this many waves of resident blocks. Many short blocks let the hardware block
+// scheduler balance the work across SMs (a persistent grid of one wave ends with the slowest SM's
+// tail: about 2-3% at 2^30 floats on an H100, NOTES.md); the cap keeps the partials, and the finishing
+// block's fold over them, small.
+inline constexpr int default_waves = 64;
+
+// Inputs up to this many times the L2 size are read with L2 evict_first, larger ones evict_normal
+// (StreamingLoad in device_fold.cuh says why).
+inline constexpr int evict_first_l2_multiple = 8;
+
+// Devices whose answers are memoised; further devices are queried on every call.
+inline constexpr int cached_devices = 64;
+
+// A per-device answer computed once by `query(device, value)` and kept for later calls: the occupancy
+// calculator takes microseconds of host time, a whole small reduction takes a few, so it must not run
+// per call. Racing first calls compute the same value, so relaxed accesses are enough.
+template <class Query> Status cached_per_device(std::atomic<int> (&cache)[cached_devices], int& value, Query query)
+{
+  int device = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  if (device < cached_devices)
+  {
+    value = cache[device].load(std::memory_order_relaxed);
+    if (value > 0)
+    {
+      return Status::success();
+    }
+  }
+  REDU_TRY(query(device, value));
+  value = value < 1 ? 1 : value;
+  if (device < cached_devices)
+  {
+    cache[device].store(value, std::memory_order_relaxed);
+  }
+  return Status::success();
+}
+
+// Blocks of `Kernel` (launched with Threads threads, no dynamic shared memory) resident on the current
+// device at once: occupancy x multiprocessors.
+template <auto Kernel, int Threads> Status resident_blocks(int& blocks)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return cached_per_device(cache, blocks, [](int device, int& value) {
+    int per_sm = 0;
+    int sms    = 0;
+    REDU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, Threads, 0));
+    REDU_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    value = per_sm * sms;
+    return Status::success();
+  });
+}
+
+inline Status l2_cache_bytes(int& bytes)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return cached_per_device(cache, bytes, [](int device, int& value) {
+    REDU_CUDA_TRY(cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, device));
+    return Status::success();
+  });
+}
+
+struct LaunchShape
+{
+  int blocks                   = 1;
+  std::int64_t tiles_per_block = 1; // contiguous tiles of Threads x Unroll 16-byte packs (thread_fold)
+  bool evict_first             = true;
+};
+
+// Shape for n elements of T in tiles of `tile_packs` packs, at most `max_blocks` blocks: one tile per
+// block while that fits (small inputs: every thread issues all its loads at once, one memory round trip),
+// then as few tiles per block as keep the grid within max_blocks. The host's tile count is an upper
+// bound on the device's (which first peels the unaligned head), so every tile has an owner.
+template <class T> LaunchShape shape_for(std::int64_t n, int tile_packs, std::int64_t max_blocks, int l2_bytes)
+{
+  const std::int64_t packs     = n / (16 / sizeof(T)) + 1;
+  const std::int64_t tiles     = (packs + tile_packs - 1) / tile_packs;
+  const std::int64_t cap       = max_blocks < max_grid ? max_blocks : max_grid;
+  const std::int64_t per_block = (tiles + cap - 1) / cap;
+  LaunchShape shape;
+  shape.blocks          = static_cast<int>((tiles + per_block - 1) / per_block);
+  shape.tiles_per_block = per_block;
+  shape.evict_first =
+      n <= static_cast<std::int64_t>(evict_first_l2_multiple) * l2_bytes / static_cast<std::int64_t>(sizeof(T));
+  return shape;
+}
+
+// The shape for a kernel of this family: at most `waves` waves of its resident blocks.
+template <auto Kernel, int Threads, int Unroll, class T>
+Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
+{
+  int resident = 0;
+  int l2       = 0;
+  REDU_TRY((resident_blocks<Kernel, Threads>(resident)));
+  REDU_TRY(l2_cache_bytes(l2));
+  shape = shape_for<T>(n, Threads * Unroll, static_cast<std::int64_t>(waves) * resident, l2);
+  return Status::success();
+}
+
+} // namespace redu::modern
