@@ -107,7 +107,12 @@ std::vector<BenchCase> build_sweep(const Options& o)
             }
             continue;
           }
-          for (auto [rows, length] : equal_row_shapes(segmented_total))
+          auto shapes = equal_row_shapes(segmented_total);
+          if (!quick)
+          {
+            shapes.emplace_back(2048, 262144); // Lei Mao's experiment: batch 2048 x 262144 floats
+          }
+          for (auto [rows, length] : shapes)
           {
             BenchCase c = base;
             c.n         = rows * length;

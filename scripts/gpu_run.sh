@@ -40,6 +40,11 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   step "3. README benchmark command: the sweep into $results/bench.json"
   REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$logs/bench.log" 2>&1 || status=1
   sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench.log" | sed 's/^[0-9]*: //' | head -n 150
+  step "3b. the library baselines with L2 hot (not flushed), as GUIDE.md's reference figures were taken"
+  ./build/bench/reduce_bench --l2=hot --impl=cub.device_reduce,thrust.reduce,cub.segmented_reduce \
+    --code_id="$REDU_CODE_ID" --benchmark_out="$results/bench_hot_l2.json" --benchmark_out_format=json \
+    > "$logs/bench_hot_l2.log" 2>&1 || status=1
+  sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench_hot_l2.log" | head -n 40
 fi
 
 if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then
