@@ -111,6 +111,7 @@ Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
     {
       REDU_TRY(buffer.allocate(c.offsets->size() * sizeof(std::int64_t)));
       REDU_CUDA_TRY(cudaMemcpy(buffer.data(), c.offsets->data(), buffer.bytes(), cudaMemcpyHostToDevice));
+      REDU_CUDA_TRY(cudaDeviceSynchronize()); // our stream is non-blocking: it does not wait for that copy
     }
     offsets = buffer.as<const std::int64_t>();
   }
@@ -124,7 +125,7 @@ Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
   REDU_TRY(allocate_workspace(*c.impl, problem, workspace_, workspace));
 
   // Poisoned output: after the runs every element must have been written.
-  REDU_CUDA_TRY(cudaMemset(output_.data(), 0xA5, out_bytes));
+  REDU_CUDA_TRY(cudaMemsetAsync(output_.data(), 0xA5, out_bytes, stream_));
   for (int warm = 0; warm < 2; ++warm)
   {
     REDU_TRY(redu::run(*c.impl, problem, workspace, stream_));

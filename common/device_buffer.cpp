@@ -38,6 +38,8 @@ Status allocate_workspace(const Reduction& impl, const Problem& problem, DeviceB
   if (bytes > 0)
   {
     REDU_CUDA_TRY(cudaMemset(buffer.data(), 0, buffer.bytes()));
+    // cudaMemset runs on the legacy default stream, which a non-blocking stream does not wait for.
+    REDU_CUDA_TRY(cudaDeviceSynchronize());
   }
   workspace = Workspace{buffer.data(), buffer.bytes()};
   return Status::success();

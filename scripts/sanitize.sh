@@ -25,7 +25,8 @@ for tool in memcheck racecheck synccheck initcheck; do
   compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "$tests" --gtest_filter="$filter" > "$log" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))
-  errors=$(grep -m1 -oE 'ERROR SUMMARY: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+  # memcheck, synccheck and initcheck print "ERROR SUMMARY: N errors"; racecheck "RACECHECK SUMMARY: N hazards".
+  errors=$(grep -m1 -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
   ran=$(grep -m1 -oE '\[==========\] [0-9]+ tests' "$log" | grep -oE '[0-9]+' || echo "?")
   passed=$(grep -m1 -oE '\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
   echo "$tool: exit $rc, $ran tests, $passed passed, sanitizer errors $errors, ${secs}s"

@@ -146,6 +146,7 @@ TEST(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
     DeviceBuffer ws_buffer, other_ws_buffer;
     ASSERT_OK(ws_buffer.allocate(largest + 1));
     ASSERT_EQ(cudaMemset(ws_buffer.data(), 0, ws_buffer.bytes()), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess); // the streams below are non-blocking
     const Workspace ws{ws_buffer.data(), ws_buffer.bytes()};
 
     cudaStream_t a = nullptr, b = nullptr;

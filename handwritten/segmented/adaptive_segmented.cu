@@ -9,6 +9,8 @@
 //   length (16-byte vectors)   mapping                                         where
 //   equal rows, 2^k <= 256     one warp-wide tile of 8 x 512 B loads covers      reduce_pow2_rows
 //                              2^k-lane groups of rows; shuffles per row
+//   >= 1024 equal rows of      one block per row: enough rows to fill the GPU    leimao::batched_reduce_v2
+//   >= 2048 elements           and long enough to stream
 //   <= 8      (128 B)          one thread                                        classify_and_reduce_small
 //   <= 64     (1 KiB)          a pair of lanes                                   classify_and_reduce_small
 //   <= 512    (8 KiB)          a warp, from a list written by the first pass     reduce_big_and_medium
@@ -32,7 +34,8 @@
 // Deterministic: each segment is folded in an order fixed by its bounds and the input's address alone
 // (never by which block or warp gets it, nor by the grid size); atomics only hand out list positions
 // and work, and count finished pieces.
-// Measured (H100 80GB HBM3, cold L2, float sum, 2^28 elements, GB/s of input read + output written):
+// Measured before the block-per-row case was added (results/ has the current figures; H100 80GB HBM3,
+// cold L2, float sum, 2^28 elements, GB/s of input read + output written):
 //   shape          1x2^28  8x2^25  2048x2^17  2^16x2^12  2^20x256  2^22x64  2^23x32  2^25x8  lognormal
 //   batched          3022    3004       3002       2862      2857     2763     2762    2926          -
 //   segmented        2830    2865       2898       2601      2735     2618     2458    2016       2612
@@ -42,6 +45,7 @@
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
 #include "common/device/warp_reduce.cuh"
 #include "common/typed_reduction.cuh"
+#include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/segmented/vector_range.cuh"
 
 #include <algorithm>
@@ -595,6 +599,10 @@ Status resident_blocks(Kernel kernel, std::int64_t& blocks)
   return Status::success();
 }
 
+// Equal rows at least this many and this long take one block per row (see run()).
+constexpr std::int64_t min_rows_for_block_per_row   = 1024;
+constexpr std::int64_t min_length_for_block_per_row = 2048;
+
 // log2 of the row length in vectors when equal rows can take reduce_pow2_rows, -1 otherwise.
 template <class T>
 int pow2_row_vectors(const Problem& p)
@@ -654,6 +662,14 @@ public:
                                                                                       log2_row_vectors, ReduceOp{});
         REDU_CUDA_TRY(cudaPeekAtLastError());
         return Status::success();
+      }
+      // Thousands of long rows: one block per row already keeps every SM streaming, and it needs no
+      // classification pass (measured on the H100: 2^16 x 4096 floats at 2865 GB/s through the general
+      // path, 3118 GB/s as Lei Mao's v2, 3171 GB/s for CUB's block-per-segment).
+      if (p.segments >= min_rows_for_block_per_row && p.row_length() >= min_length_for_block_per_row)
+      {
+        return leimao::launch_batched_v2<T, ReduceOp>(leimao::RowStore<T>{out}, in, p.segments, p.row_length(), p.n,
+                                                      stream);
       }
       return run_general<T, ReduceOp>(p, ws, EqualRows{p.row_length()}, stream);
     }

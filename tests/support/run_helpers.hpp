@@ -32,6 +32,9 @@ Status upload(const std::vector<T>& host, DeviceBuffer& device)
   {
     REDU_CUDA_TRY(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
+  // A pageable copy may still be in flight on the legacy stream, which non-blocking streams do not
+  // wait for: finish it before any test launches.
+  REDU_CUDA_TRY(cudaDeviceSynchronize());
   return Status::success();
 }
 
@@ -51,6 +54,7 @@ inline Status poison(DeviceBuffer& buffer)
   if (buffer.bytes() > 0)
   {
     REDU_CUDA_TRY(cudaMemset(buffer.data(), poison_byte, buffer.bytes()));
+    REDU_CUDA_TRY(cudaDeviceSynchronize()); // as in upload(): ordered before work on any stream
   }
   return Status::success();
 }
