@@ -9,7 +9,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 
-#include "thrust_workspace_allocator.cuh"
+#include "thrust_on_workspace.cuh"
 
 namespace redu
 {
@@ -42,20 +42,9 @@ public:
   Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     const auto* in = static_cast<const T*>(p.input);
-    T result{};
-    WorkspaceAllocator allocator(ws);
-    try
-    {
-      result = thrust::reduce(thrust::cuda::par(allocator).on(stream), in, in + p.n, ReduceOp::template identity<T>(), ReduceOp{});
-    }
-    catch (const std::exception& error)
-    {
-      return Status::invalid(std::string("thrust::reduce failed: ") + error.what());
-    }
-    REDU_CUDA_TRY(cudaMemcpyAsync(p.output, &result, sizeof(T), cudaMemcpyHostToDevice, stream));
-    // `result` lives on this stack frame: the copy must finish before it goes out of scope.
-    REDU_CUDA_TRY(cudaStreamSynchronize(stream));
-    return Status::success();
+    return thrust_to_output<T>(p, ws, stream, "thrust::reduce", [&](const auto& policy) {
+      return thrust::reduce(policy, in, in + p.n, ReduceOp::template identity<T>(), ReduceOp{});
+    });
   }
 };
 

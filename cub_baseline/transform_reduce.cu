@@ -2,14 +2,14 @@
 // cub::DeviceReduce::TransformReduce fuses the transform into CUB's load, so it reads the input once;
 // thrust::transform_reduce does the same through Thrust and returns the value to the host (a device-
 // to-host copy and a stream synchronisation inside every timed call, plus one small copy back to the
-// problem's output). Thrust's temporary storage comes from the workspace (thrust_workspace_allocator).
+// problem's output). Thrust's temporary storage comes from the workspace (thrust_on_workspace.cuh).
 #include "common/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
-#include "thrust_workspace_allocator.cuh"
+#include "thrust_on_workspace.cuh"
 
 namespace redu
 {
@@ -87,19 +87,9 @@ public:
   Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     const auto* in = static_cast<const T*>(p.input);
-    T result{};
-    WorkspaceAllocator allocator(ws);
-    try
-    {
-      result = thrust::transform_reduce(thrust::cuda::par(allocator).on(stream), in, in + p.n, Square{}, T(0), SumSquaresOp{});
-    }
-    catch (const std::exception& error)
-    {
-      return Status::invalid(std::string("thrust::transform_reduce failed: ") + error.what());
-    }
-    REDU_CUDA_TRY(cudaMemcpyAsync(p.output, &result, sizeof(T), cudaMemcpyHostToDevice, stream));
-    REDU_CUDA_TRY(cudaStreamSynchronize(stream)); // `result` must outlive the copy
-    return Status::success();
+    return thrust_to_output<T>(p, ws, stream, "thrust::transform_reduce", [&](const auto& policy) {
+      return thrust::transform_reduce(policy, in, in + p.n, Square{}, T(0), SumSquaresOp{});
+    });
   }
 };
 

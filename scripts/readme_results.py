@@ -81,7 +81,7 @@ def figures(gpu: str | None) -> None:
     for impl, rows in full.groupby("impl"):
         rows = rows.sort_values("n")
         style = "-" if not impl.startswith(("harris", "thrust")) else ":"
-        ax.plot(rows["n"], rows["GBps"], style, marker=".", label=impl, linewidth=2.2 if impl.startswith("cub.device") else 1)
+        ax.plot(rows["n"], rows["GBps"], style, marker=".", label=impl, linewidth=2.2 if impl == "cub.device_reduce" else 1)
     ax.axhline(ctx["peak_gbps"], color="black", linestyle="--", linewidth=0.8, label="theoretical peak")
     ax.axhline(ctx["copy_gbps"], color="grey", linestyle="--", linewidth=0.8, label="measured copy")
     ax.set_xscale("log", base=2)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct Case
   Op op;
   Kind kind;
 };
+
+// What ctest and gtest print for a case (instead of the bytes of the struct).
+inline void PrintTo(const Case& c, std::ostream* os)
+{
+  *os << c.impl->info().name << " " << to_string(c.dtype) << " " << to_string(c.op) << " " << to_string(c.kind);
+}
 
 inline std::vector<Case> registered_cases()
 {

@@ -1,11 +1,17 @@
-// Thrust algorithms allocate temporary storage on every call; this allocator hands them slices of the
-// caller's workspace instead, so no cudaMalloc happens inside a timed call.
+// Thrust algorithms allocate temporary storage on every call and return their value to the host.
+// Here they get slices of the caller's workspace instead (no cudaMalloc inside a timed call), and the
+// returned value is stored into the problem's output, as every other implementation leaves it.
 #pragma once
 
 #include "common/problem.hpp"
+#include "common/status.hpp"
+
+#include <thrust/execution_policy.h>
 
 #include <cstddef>
+#include <exception>
 #include <new>
+#include <string>
 
 namespace redu
 {
@@ -45,6 +51,27 @@ private:
 inline std::size_t thrust_workspace_bytes(std::size_t cub_bytes)
 {
   return 2 * cub_bytes + 64 * 1024;
+}
+
+// Runs `call(policy)`, a Thrust algorithm on `stream` with temporary storage from `ws`, and writes the
+// value it returns to p.output. Thrust synchronises to return that value; the copy back to the device
+// is synchronised too, because `result` lives on this stack frame.
+template <class T, class Call>
+Status thrust_to_output(const Problem& p, Workspace ws, cudaStream_t stream, const char* what, Call call)
+{
+  T result{};
+  WorkspaceAllocator allocator(ws);
+  try
+  {
+    result = call(thrust::cuda::par(allocator).on(stream));
+  }
+  catch (const std::exception& error)
+  {
+    return Status::invalid(std::string(what) + " failed: " + error.what());
+  }
+  REDU_CUDA_TRY(cudaMemcpyAsync(p.output, &result, sizeof(T), cudaMemcpyHostToDevice, stream));
+  REDU_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::success();
 }
 
 } // namespace redu
