@@ -31,6 +31,10 @@ std::optional<Op> parse_op(const std::string& text)
 
 namespace
 {
+// 2^40 elements is more than any GPU holds: a sweep may ask for sizes that do not fit, which are then
+// reported and skipped (tests/bench_cli_test.sh relies on it).
+constexpr int max_size_log2 = 40;
+
 std::vector<std::string> split(const std::string& text)
 {
   std::vector<std::string> parts;
@@ -92,7 +96,7 @@ std::string usage()
          "  --impl=A,B           only these implementations (see --list)\n"
          "  --types=f32,i32      element types: i32 i64 f32 f64\n"
          "  --ops=sum,min        operators: sum min max sum_squares argmin argmax\n"
-         "  --min_log2=K --max_log2=K   full-array sizes 2^K (default 10..30)\n"
+         "  --min_log2=K --max_log2=K   full-array sizes 2^K, K <= 40 (default 10..30)\n"
          "  --l2=cold|hot        flush L2 before each timed call (default cold)\n"
          "  --samples=N          timed calls per benchmark, median reported (default 15)\n"
          "  --list               list the registered implementations and exit\n"
@@ -143,11 +147,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv)
     }
     else if (key == "--min_log2")
     {
-      ok = parse_int(val, 0, 34, o.min_log2);
+      ok = parse_int(val, 0, max_size_log2, o.min_log2);
     }
     else if (key == "--max_log2")
     {
-      ok = parse_int(val, 0, 34, o.max_log2);
+      ok = parse_int(val, 0, max_size_log2, o.max_log2);
     }
     else if (key == "--l2")
     {

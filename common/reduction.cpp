@@ -1,5 +1,7 @@
 #include "reduction.hpp"
 
+#include "offsets_check.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -154,7 +156,8 @@ Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_
   return impl.query_workspace(problem, bytes);
 }
 
-Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream)
+Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream,
+           OffsetsCheck offsets_check)
 {
   REDU_TRY(validate(impl, problem));
   std::size_t needed = 0;
@@ -167,6 +170,10 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
   if (problem.segments == 0)
   {
     return Status::success(); // nothing to produce
+  }
+  if (problem.kind == Kind::segmented && offsets_check == OffsetsCheck::verify)
+  {
+    REDU_TRY(check_offsets(problem, stream));
   }
   return impl.launch(problem, workspace, stream);
 }

@@ -4,7 +4,9 @@
 # results/<gpu-slug>/ (bench.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
 # is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
-#   REDU_SKIP_BENCH=1 skips the benchmark sweep; REDU_SKIP_STUDIES=1 skips accuracy and pi.
+#   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
+#   REDU_SKIP_STUDIES=1 accuracy and pi; so a run can be split over several calls of a time-limited machine.
+#   A test process that hangs is stopped after REDU_TEST_TIMEOUT seconds (default 600) and counts as failed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -22,19 +24,21 @@ mkdir -p "$results"
 status=0
 step() { echo "== $1 ($(date +%T))"; }
 
-step "1. README test command: configure, build, ctest"
-cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
-grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
+if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
+  step "1. README test command: configure, build, ctest"
+  cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
 
-step "2. test report: the same tests sharded over 8 processes, merged into tests.json"
-shards=8
-for i in $(seq 0 $((shards - 1))); do
-  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i ./build/tests/reduce_tests \
-    --gtest_output="json:$logs/shard-$i.json" > "$logs/shard-$i.log" 2>&1 &
-done
-wait
-python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" "$logs"/shard-*.json || status=1
-rm -f "$logs"/shard-*.json
+  step "2. test report: the same tests sharded over 8 processes, merged into tests.json"
+  shards=8
+  for i in $(seq 0 $((shards - 1))); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "${REDU_TEST_TIMEOUT:-600}" ./build/tests/reduce_tests \
+      --gtest_output="json:$logs/shard-$i.json" > "$logs/shard-$i.log" 2>&1 &
+  done
+  wait
+  python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" "$logs"/shard-*.json || status=1
+  rm -f "$logs"/shard-*.json
+fi
 
 if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   step "3. README benchmark command: the sweep into $results/bench.json"

@@ -162,5 +162,66 @@ TEST(BadInputOnGpu, RefusedCallsWriteNothing)
   }
 }
 
+// Offsets are device data, checked by run() before anything is launched: decreasing offsets, a negative
+// first offset and a last offset other than n are refused with a message naming the position, and the
+// poisoned output stays as it was. With OffsetsCheck::trust the check is skipped (not tested: what a
+// kernel does with bad offsets is undefined).
+TEST(BadInputOnGpu, BadSegmentOffsetsAreRefusedBeforeLaunch)
+{
+  REDU_REQUIRE_GPU();
+  struct BadOffsets
+  {
+    std::vector<std::int64_t> offsets;
+    std::string expected;
+  };
+  const std::vector<BadOffsets> cases = {
+    {{0, 16, 8, 48, 64}, "offsets decrease: offsets[1] = 16 > offsets[2] = 8"},
+    {{0, 16, 32, 64, 48}, "offsets decrease: offsets[3] = 64 > offsets[4] = 48"},
+    {{-4, 16, 32, 48, 64}, "offsets[0] = -4 is negative"},
+    {{0, 16, 32, 48, 60}, "offsets[4] = 60, must equal n = 64"}};
+  int checked = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    if (!info.supports(Kind::segmented))
+    {
+      continue;
+    }
+    SCOPED_TRACE(info.name);
+    DeviceBuffer input, output, offsets, indices, workspace_buffer;
+    ASSERT_OK(input.allocate(64 * 8));
+    ASSERT_OK(output.allocate(4 * 8));
+    ASSERT_OK(offsets.allocate(5 * sizeof(std::int64_t)));
+    ASSERT_OK(indices.allocate(4 * sizeof(std::int64_t)));
+    Problem p  = accepted_problem(*impl, input.data(), output.data(), offsets.as<const std::int64_t>(),
+                                  indices.as<std::int64_t>());
+    p.kind     = Kind::segmented;
+    p.n        = 64;
+    p.segments = 4;
+    Workspace workspace;
+    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, workspace));
+    for (const BadOffsets& bad : cases)
+    {
+      ASSERT_OK(upload(bad.offsets, offsets));
+      ASSERT_OK(poison(output));
+      const Status status = run(*impl, p, workspace, nullptr);
+      EXPECT_NE(status.message().find(bad.expected), std::string::npos)
+          << "expected \"" << bad.expected << "\", got \"" << status.message() << "\"";
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<unsigned char> bytes;
+      ASSERT_OK(download(output, bytes));
+      for (unsigned char b : bytes)
+      {
+        ASSERT_EQ(b, poison_byte) << "a call with bad offsets wrote to the output";
+      }
+    }
+    // The same buffers with good offsets run: the refusals above came from the offsets alone.
+    ASSERT_OK(upload(std::vector<std::int64_t>{0, 16, 32, 48, 64}, offsets));
+    ASSERT_OK(run_and_wait(*impl, p, workspace, nullptr));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 } // namespace
 } // namespace redu::test

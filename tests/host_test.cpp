@@ -181,7 +181,7 @@ TEST(BenchOptions, ParsesOwnFlagsAndPassesBenchmarkFlagsThrough)
 TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
 {
   for (const std::string bad : {"--frobnicate", "--types=f16", "--ops=prod", "--max_log2=99", "--l2=warm",
-                                "--samples=0", "--sweep=everything", "--min_log2=abc"})
+                                "--samples=0", "--sweep=everything", "--min_log2=abc", "--max_log2=41"})
   {
     const std::vector<std::string> args = {"bench", bad};
     const auto argv                     = argv_of(args);
@@ -190,6 +190,9 @@ TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
   const std::vector<std::string> args = {"bench", "--min_log2=20", "--max_log2=10"};
   const auto argv                     = argv_of(args);
   EXPECT_FALSE(bench::parse_command_line(3, argv.data()).error.empty());
+  // Up to 2^40 elements, beyond any GPU's memory: bench_cli_test.sh asks for a size that cannot fit.
+  const std::vector<std::string> largest = {"bench", "--max_log2=40"};
+  EXPECT_TRUE(bench::parse_command_line(2, argv_of(largest).data()).error.empty());
 }
 
 TEST(CodeId, ScriptPrintsAStableIdForThisCheckout)

@@ -11,17 +11,22 @@
 //                              2^k-lane groups of rows; shuffles per row
 //   >= 1024 equal rows of      one block per row: enough rows to fill the GPU    leimao::batched_reduce_v2
 //   >= 2048 elements           and long enough to stream
+//   >= 1024 segments of        one block per segment, except those over           reduce_block_per_segment
+//   >= 2048 elements on        128 KiB, which go to the big list (last row)
+//   average (offsets)
+//   otherwise, by length:
 //   <= 8      (128 B)          one thread                                        classify_and_reduce_small
 //   <= 64     (1 KiB)          a pair of lanes                                   classify_and_reduce_small
-//   <= 512    (8 KiB)          a warp, from a list written by the first pass     reduce_big_and_medium
-//   > 512                      pieces of up to 4 x 32 KiB claimed dynamically    reduce_big_and_medium
+//   <= 1024   (16 KiB)         a warp, from a list written by the first pass     reduce_big_and_medium
+//   > 1024                     pieces of up to 4 x 32 KiB claimed dynamically    reduce_big_and_medium
 //                              by all blocks, combined in piece order
 //
 // Equal rows (Kind::batched) of a power-of-two number of vectors up to 4 KiB take the first mapping,
 // decided on the host from the row length. Everything else (variable offsets, or equal rows of other
 // lengths, read through the same segment interface) takes two launches: the first classifies 256
 // segments per block, reduces the tiny and small ones on the spot and appends the medium and big ones
-// to lists in the workspace; the second reduces the big ones' chunks and then the medium ones.
+// to lists in the workspace (or, for many long segments, gives each its own block); the second reduces
+// the big ones' chunks and then the medium ones.
 //
 // Flaw of the one-block-per-segment kernels it removes: their speed depends on the shape (CUB's
 // DeviceSegmentedReduce reaches 3 TB/s at 2048 x 131072 floats but 19 GB/s at 1 x 2^28 and 32 GB/s at
@@ -75,9 +80,11 @@ constexpr std::int64_t tiny_vectors = unroll;
 // 2.62), though 2^20 x 256 ran at 2.92 (pairs: 2.74).
 constexpr int small_group            = 2;
 constexpr std::int64_t small_vectors = 64;
-// medium: a warp, at most two rounds of loads per lane (<= 8 KiB), so the last warp to finish (the
-// medium phase ends the second launch) holds the GPU for only about two memory latencies.
-constexpr std::int64_t medium_vectors = 2 * 32 * unroll;
+// medium: a warp, at most four rounds of loads per lane (<= 16 KiB), so the last warp to finish (the
+// medium phase ends the second launch) holds the GPU for only a few memory latencies. Measured on the
+// H100 (offsets, float sum, GB/s): 2^16 x 4096 gave 2595 as big segments (limit 8 KiB), 2980 as medium
+// (16 KiB); 32 and 64 KiB gave no more there and cost the lognormal shape 1% and 5% (warps' tails).
+constexpr std::int64_t medium_vectors = 4 * 32 * unroll;
 // big: a segment longer than 8 KiB no longer fits a warp's share of the work. It is cut into chunks of
 // one block-round of loads (32 KiB), and chunks into pieces of up to 4 chunks (128 KiB) that blocks
 // claim dynamically, so segments of any length and number balance to within one piece per block. The
@@ -121,6 +128,13 @@ struct OffsetArray
   __device__ std::int64_t end(std::int64_t s) const { return __ldg(offsets + s + 1); }
 };
 
+// A list entry: the segment and its bounds, so the second launch reads one entry instead of an id and
+// then (a dependent round trip later) its offsets.
+struct SegmentRef
+{
+  std::int64_t segment, begin, end;
+};
+
 // The workspace, carved into counters, the two lists and the partial slots of split big segments.
 template <class T>
 struct Scratch
@@ -129,16 +143,16 @@ struct Scratch
   unsigned long long* big_packed;   // (big entries << chunk_bits) | chunks handed out
   unsigned long long* chunk_cursor; // chunk numbers claimed so far by the second launch's blocks
   unsigned int* blocks_done;        // blocks of the second launch that have finished
-  std::int64_t* medium_list;        // segment ids
-  std::int64_t* big_segment;        // segment id of each big entry
-  std::int64_t* big_first_chunk;    // its first chunk number (increasing with the entry number)
+  SegmentRef* medium_list;
+  SegmentRef* big_list;
+  std::int64_t* big_first_chunk;    // each big entry's first chunk number (increasing with the entry number)
   unsigned int* big_pieces_done;    // pieces of a split big segment written so far
   T* piece_slots;                   // a split segment's piece partials, at each piece's first chunk number
 };
 
 struct Layout
 {
-  std::size_t medium_list, big_segment, big_first_chunk, big_pieces_done, piece_slots, bytes;
+  std::size_t medium_list, big_list, big_first_chunk, big_pieces_done, piece_slots, bytes;
 };
 
 constexpr std::size_t align16(std::size_t bytes)
@@ -156,8 +170,8 @@ Layout layout(const Problem& p)
   const std::int64_t max_chunks = p.n / elements<T>(chunk_vectors) + max_big; // sum of ceil(len / chunk)
   Layout l{};
   l.medium_list     = align16(4 * sizeof(unsigned long long));
-  l.big_segment     = l.medium_list + align16(max_medium * sizeof(std::int64_t));
-  l.big_first_chunk = l.big_segment + align16(max_big * sizeof(std::int64_t));
+  l.big_list        = l.medium_list + align16(max_medium * sizeof(SegmentRef));
+  l.big_first_chunk = l.big_list + align16(max_big * sizeof(SegmentRef));
   l.big_pieces_done = l.big_first_chunk + align16(max_big * sizeof(std::int64_t));
   l.piece_slots     = l.big_pieces_done + align16(max_big * sizeof(unsigned int));
   l.bytes           = l.piece_slots + align16(max_chunks * sizeof(T));
@@ -173,8 +187,8 @@ Scratch<T> carve(void* data, const Layout& l)
           c + 1,
           c + 2,
           reinterpret_cast<unsigned int*>(c + 3),
-          reinterpret_cast<std::int64_t*>(base + l.medium_list),
-          reinterpret_cast<std::int64_t*>(base + l.big_segment),
+          reinterpret_cast<SegmentRef*>(base + l.medium_list),
+          reinterpret_cast<SegmentRef*>(base + l.big_list),
           reinterpret_cast<std::int64_t*>(base + l.big_first_chunk),
           reinterpret_cast<unsigned int*>(base + l.big_pieces_done),
           reinterpret_cast<T*>(base + l.piece_slots)};
@@ -367,13 +381,13 @@ __global__ void __launch_bounds__(block_threads)
       }
       if (medium)
       {
-        ws.medium_list[medium_base + warp_medium[warp] + __popc(medium_mask & lanes_before)] = s;
+        ws.medium_list[medium_base + warp_medium[warp] + __popc(medium_mask & lanes_before)] = {s, a, b};
       }
       if (big)
       {
         const std::int64_t entry =
             static_cast<std::int64_t>(big_base >> chunk_bits) + warp_big[warp] + __popc(big_mask & lanes_before);
-        ws.big_segment[entry] = s;
+        ws.big_list[entry] = {s, a, b};
         ws.big_first_chunk[entry] =
             static_cast<std::int64_t>(big_base & chunk_mask) + warp_chunks[warp] + chunks_upto - chunks;
       }
@@ -402,6 +416,47 @@ __global__ void __launch_bounds__(block_threads)
     }
     a = next_a;
     b = next_b;
+  }
+}
+
+// Appends segment s, longer than one block should stream alone, to the big list: one atomicAdd hands
+// out its entry and its chunk numbers together, so entries stay in chunk order.
+template <class T>
+__device__ void append_big(Scratch<T> ws, std::int64_t s, std::int64_t a, std::int64_t b)
+{
+  constexpr std::int64_t chunk    = elements<T>(chunk_vectors);
+  const std::int64_t chunks       = (b - a + chunk - 1) / chunk;
+  const unsigned long long packed = atomicAdd(ws.big_packed, (1ull << chunk_bits) | static_cast<unsigned long long>(chunks));
+  const auto entry                = static_cast<std::int64_t>(packed >> chunk_bits);
+  ws.big_list[entry]              = {s, a, b};
+  ws.big_first_chunk[entry]       = static_cast<std::int64_t>(packed & chunk_mask);
+}
+
+// First launch when segments are many and long on average (see run()): one block per segment, as in
+// Lei Mao's batched kernels and CUB's DeviceSegmentedReduce, and the hardware's block scheduler hands
+// segments to SMs with no lists and no atomics. Only segments longer than one piece (128 KiB), which would
+// hold their block for many round trips and leave a long tail, go to the big list for the second launch.
+template <class T, class ReduceOp, class Segments>
+__global__ void __launch_bounds__(block_threads)
+    reduce_block_per_segment(const T* __restrict__ in, T* __restrict__ out, Segments segs, Scratch<T> ws, ReduceOp op)
+{
+  constexpr std::int64_t block_max = elements<T>(chunk_vectors * piece_chunks);
+  const std::int64_t s             = blockIdx.x;
+  const std::int64_t a             = segs.begin(s);
+  const std::int64_t b             = segs.end(s);
+  if (b - a > block_max)
+  {
+    if (threadIdx.x == 0)
+    {
+      append_big(ws, s, a, b);
+    }
+    return;
+  }
+  T partial = fold_range<block_threads, unroll>(in, a, b, threadIdx.x, op);
+  partial   = block_reduce<block_threads>(partial, op);
+  if (threadIdx.x == 0)
+  {
+    out[s] = partial;
   }
 }
 
@@ -435,9 +490,9 @@ __device__ std::int64_t find_entry(const std::int64_t* first_chunk, std::int64_t
 // 2. Medium segments, a warp each, round-robin over the list; each warp prefetches the bounds of its
 //    next 32 segments in one go, so a segment costs one memory round trip, not three.
 // Finally the last block to finish resets the counters for the next call.
-template <class T, class ReduceOp, class Segments>
+template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
-    reduce_big_and_medium(const T* __restrict__ in, T* __restrict__ out, Segments segs, Scratch<T> ws, ReduceOp op)
+    reduce_big_and_medium(const T* __restrict__ in, T* __restrict__ out, Scratch<T> ws, ReduceOp op)
 {
   constexpr std::int64_t chunk = elements<T>(chunk_vectors);
   __shared__ std::int64_t shared_batch;
@@ -454,6 +509,8 @@ __global__ void __launch_bounds__(block_threads)
 
   if (chunks > 0)
   {
+    // Claims are not prefetched one batch ahead: measured, that hides one round trip per batch but
+    // lengthens the tail (blocks hold claimed work while others run dry): 1 x 2^28 floats 3022 -> 2952 GB/s.
     while (true)
     {
       if (threadIdx.x == 0)
@@ -485,9 +542,10 @@ __global__ void __launch_bounds__(block_threads)
         {
           break;
         }
-        const std::int64_t s            = ws.big_segment[entry];
-        const std::int64_t a            = segs.begin(s);
-        const std::int64_t b            = segs.end(s);
+        const SegmentRef ref            = ws.big_list[entry];
+        const std::int64_t s            = ref.segment;
+        const std::int64_t a            = ref.begin;
+        const std::int64_t b            = ref.end;
         const std::int64_t entry_chunks = (b - a + chunk - 1) / chunk;
         const std::int64_t pieces       = (entry_chunks + piece_chunks - 1) / piece_chunks;
         std::int64_t piece = batch <= entry_first ? 0 : (batch - entry_first + piece_chunks - 1) / piece_chunks;
@@ -551,9 +609,10 @@ __global__ void __launch_bounds__(block_threads)
     std::int64_t s = -1, a = 0, b = 0;
     if (item < medium_total)
     {
-      s = ws.medium_list[item];
-      a = segs.begin(s);
-      b = segs.end(s);
+      const SegmentRef ref = ws.medium_list[item];
+      s                    = ref.segment;
+      a                    = ref.begin;
+      b                    = ref.end;
     }
     for (int l = 0; l < 32; ++l)
     {
@@ -665,7 +724,8 @@ public:
       }
       // Thousands of long rows: one block per row already keeps every SM streaming, and it needs no
       // classification pass (measured on the H100: 2^16 x 4096 floats at 2865 GB/s through the general
-      // path, 3118 GB/s as Lei Mao's v2, 3171 GB/s for CUB's block-per-segment).
+      // path, 3118 GB/s as Lei Mao's v2, 3171 GB/s for CUB's block-per-segment; 3109 GB/s through
+      // run_general's reduce_block_per_segment, which must first read bounds it could compute).
       if (p.segments >= min_rows_for_block_per_row && p.row_length() >= min_length_for_block_per_row)
       {
         return leimao::launch_batched_v2<T, ReduceOp>(leimao::RowStore<T>{out}, in, p.segments, p.row_length(), p.n,
@@ -685,15 +745,27 @@ private:
     const Scratch<T> scratch = carve<T>(ws.data, layout<T>(p));
 
     std::int64_t blocks = 0;
-    REDU_TRY(resident_blocks(classify_and_reduce_small<T, ReduceOp, Segments>, blocks));
-    blocks = std::min(blocks, (p.segments + block_threads - 1) / block_threads);
-    classify_and_reduce_small<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, segs, p.segments,
-                                                                                           scratch, ReduceOp{});
-    REDU_CUDA_TRY(cudaPeekAtLastError());
+    // Enough segments to fill the GPU with blocks, and long enough on average that a block per segment
+    // streams (the average bounds the cost of a block given to a short one: at least 8 KiB read per
+    // block): one block per segment, no classification. Measured on the H100, offsets of 2^16 x 4096
+    // floats: 3090 GB/s this way, 2970 through classification (CUB: 3172).
+    if (p.segments >= min_rows_for_block_per_row && p.n / p.segments >= min_length_for_block_per_row)
+    {
+      reduce_block_per_segment<<<static_cast<unsigned>(p.segments), block_threads, 0, stream>>>(in, out, segs, scratch,
+                                                                                               ReduceOp{});
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+    }
+    else
+    {
+      REDU_TRY(resident_blocks(classify_and_reduce_small<T, ReduceOp, Segments>, blocks));
+      blocks = std::min(blocks, (p.segments + block_threads - 1) / block_threads);
+      classify_and_reduce_small<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, segs, p.segments,
+                                                                                             scratch, ReduceOp{});
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+    }
 
-    REDU_TRY(resident_blocks(reduce_big_and_medium<T, ReduceOp, Segments>, blocks));
-    reduce_big_and_medium<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, segs, scratch,
-                                                                                       ReduceOp{});
+    REDU_TRY(resident_blocks(reduce_big_and_medium<T, ReduceOp>, blocks));
+    reduce_big_and_medium<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, scratch, ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }
