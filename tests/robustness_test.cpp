@@ -502,5 +502,64 @@ TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
   EXPECT_GT(checked, 0);
 }
 
+// Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
+// (modern.atomic switches to 512-thread blocks at 2^29 bytes), and rounding over 2^27 terms must stay
+// within the same tolerance as everywhere else. Every full implementation with a float or double sum.
+template <class T> void check_large_float_sum(std::int64_t n)
+{
+  const DType dtype        = dtype_of_value<T>();
+  const std::uint64_t seed = 27;
+  DeviceBuffer input, output, workspace_buffer;
+  const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(T));
+  if (!allocated.ok())
+  {
+    cudaGetLastError();
+    GTEST_SKIP() << "needs " << n * sizeof(T) / (1 << 20) << " MiB of device memory: " << allocated.message();
+  }
+  ASSERT_OK(output.allocate(sizeof(T)));
+  ASSERT_OK(fill_random(dtype, input.data(), n, seed, nullptr));
+  std::vector<T> values(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+  {
+    values[static_cast<std::size_t>(i)] = random_element<T>(seed, i);
+  }
+  const Reference ref     = reference(values, 0, n, Op::sum);
+  const long double bound = tolerance<T>(ref, Op::sum);
+
+  int checked = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    if (!info.supports(Kind::full) || !info.supports(dtype) || !info.supports(Op::sum) || info.max_n < n)
+    {
+      continue;
+    }
+    SCOPED_TRACE(info.name);
+    const Problem p{Kind::full, dtype, Op::sum, n, 1, input.data(), output.data()};
+    Workspace ws;
+    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
+    ASSERT_OK(poison(output));
+    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
+    std::vector<T> got;
+    ASSERT_OK(download(output, got));
+    EXPECT_LE(std::fabs(static_cast<long double>(got.at(0)) - ref.value), bound)
+        << "got " << got.at(0) << ", reference " << static_cast<double>(ref.value);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(LargeInputs, FloatSumOverHalfAGibibyte)
+{
+  REDU_REQUIRE_GPU();
+  check_large_float_sum<float>((std::int64_t{1} << 27) + 13);
+}
+
+TEST(LargeInputs, DoubleSumOverHalfAGibibyte)
+{
+  REDU_REQUIRE_GPU();
+  check_large_float_sum<double>((std::int64_t{1} << 26) + 7);
+}
+
 } // namespace
 } // namespace redu::test

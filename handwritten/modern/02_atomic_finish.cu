@@ -29,8 +29,14 @@ namespace redu::modern
 namespace
 {
 
-constexpr int block_threads = 256;
-constexpr int unroll        = 8;
+constexpr int unroll = 8;
+// Inputs of at least this many bytes take blocks of 512 threads instead of 256 (the same 8 loads per
+// thread, a tile twice as large). Measured on the H100, cold L2, in two sweeps of one run: with 256-thread
+// blocks this kernel read doubles at 0.94x CUB at 2^30 elements and 0.96-0.98x at 2^27, reproducibly
+// (samples within 2%), though lesson 3, with the same launch shape and a store instead of the atomic,
+// ran 1.02x there; with 512-thread blocks it ran 1.02-1.03x CUB from 2^26 to 2^30 elements in all three
+// types. Below ~2^27 elements 256 threads are 1-3% faster (NOTES.md, idea 13).
+constexpr std::int64_t large_input_bytes = std::int64_t{1} << 29;
 
 template <class T> using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
 
@@ -113,12 +119,12 @@ template <class T, class ReduceOp> struct Accumulator
   }
 };
 
-template <class T, class ReduceOp>
-__global__ void __launch_bounds__(block_threads)
+template <int Threads, class T, class ReduceOp>
+__global__ void __launch_bounds__(Threads)
     atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
                   T* __restrict__ out, Word<T>* accumulator, unsigned* ticket, ReduceOp op)
 {
-  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (threadIdx.x != 0)
   {
     return;
@@ -156,13 +162,24 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = atomic_finish<T, ReduceOp>;
+    if (p.n >= large_input_bytes / static_cast<std::int64_t>(sizeof(T)))
+    {
+      return launch<512, T, ReduceOp>(p, ws, stream);
+    }
+    return launch<256, T, ReduceOp>(p, ws, stream);
+  }
+
+private:
+  template <int Threads, class T, class ReduceOp>
+  static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
+  {
+    constexpr auto kernel = atomic_finish<Threads, T, ReduceOp>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, default_waves, shape)));
+    REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, default_waves, shape)));
     auto* accumulator = static_cast<Word<T>*>(ws.data);
-    kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
-                                                       shape.evict_first, static_cast<T*>(p.output), accumulator,
-                                                       reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});
+    kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
+                                                 shape.evict_first, static_cast<T*>(p.output), accumulator,
+                                                 reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

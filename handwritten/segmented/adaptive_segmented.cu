@@ -11,9 +11,9 @@
 //                              2^k-lane groups of rows; shuffles per row
 //   >= 1024 equal rows of      one block per row: enough rows to fill the GPU    leimao::batched_reduce_v2
 //   >= 2048 elements           and long enough to stream
-//   >= 1024 segments of        one block per segment, except those over           reduce_block_per_segment
-//   >= 2048 elements on        128 KiB, which go to the big list (last row)
-//   average (offsets)
+//   >= 1024 segments of        one block per segment, except those over both      reduce_block_per_segment
+//   >= 2048 elements on        128 KiB and 4 x the average length, which go to
+//   average (offsets)          the big list (last row)
 //   otherwise, by length:
 //   <= 8      (128 B)          one thread                                        classify_and_reduce_small
 //   <= 64     (1 KiB)          a pair of lanes                                   classify_and_reduce_small
@@ -205,6 +205,17 @@ __device__ __forceinline__ T group_reduce(T value, ReduceOp op)
   return value;
 }
 
+// Lets the second launch (started with programmatic stream serialisation, see launch_second()) be
+// scheduled once every block of this launch has started: its blocks then take the SM slots that this
+// launch's last wave leaves free and wait in griddepcontrol.wait, so its launch latency overlaps our tail
+// instead of following it. A no-op when no dependent launch waits.
+__device__ __forceinline__ void allow_dependent_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // Equal rows of 2^k vectors, k <= log2(32 * unroll), 16-byte aligned: the benchmark's many-row shapes.
 //
 // Mapping: a warp takes a tile of 32 x unroll consecutive vectors, one coalesced 512-byte load per
@@ -290,6 +301,7 @@ __global__ void __launch_bounds__(block_threads)
   __shared__ unsigned long long medium_base;
   __shared__ unsigned long long big_base;
 
+  allow_dependent_launch();
   const int lane              = threadIdx.x % 32;
   const int warp              = threadIdx.x / 32;
   const unsigned lanes_before = (1u << lane) - 1;
@@ -434,17 +446,19 @@ __device__ void append_big(Scratch<T> ws, std::int64_t s, std::int64_t a, std::i
 
 // First launch when segments are many and long on average (see run()): one block per segment, as in
 // Lei Mao's batched kernels and CUB's DeviceSegmentedReduce, and the hardware's block scheduler hands
-// segments to SMs with no lists and no atomics. Only segments longer than one piece (128 KiB), which would
-// hold their block for many round trips and leave a long tail, go to the big list for the second launch.
-template <class T, class ReduceOp, class Segments>
-__global__ void __launch_bounds__(block_threads)
-    reduce_block_per_segment(const T* __restrict__ in, T* __restrict__ out, Segments segs, Scratch<T> ws, ReduceOp op)
+// segments to SMs with no lists and no atomics. Only segments longer than `split_above` elements, which
+// would hold their block for many round trips and leave a long tail, go to the big list for the second
+// launch (run_general() says how long that is).
+template <int Threads, class T, class ReduceOp, class Segments>
+__global__ void __launch_bounds__(Threads) reduce_block_per_segment(const T* __restrict__ in, T* __restrict__ out,
+                                                                    Segments segs, std::int64_t split_above,
+                                                                    Scratch<T> ws, ReduceOp op)
 {
-  constexpr std::int64_t block_max = elements<T>(chunk_vectors * piece_chunks);
-  const std::int64_t s             = blockIdx.x;
-  const std::int64_t a             = segs.begin(s);
-  const std::int64_t b             = segs.end(s);
-  if (b - a > block_max)
+  allow_dependent_launch();
+  const std::int64_t s = blockIdx.x;
+  const std::int64_t a = segs.begin(s);
+  const std::int64_t b = segs.end(s);
+  if (b - a > split_above)
   {
     if (threadIdx.x == 0)
     {
@@ -452,8 +466,8 @@ __global__ void __launch_bounds__(block_threads)
     }
     return;
   }
-  T partial = fold_range<block_threads, unroll>(in, a, b, threadIdx.x, op);
-  partial   = block_reduce<block_threads>(partial, op);
+  T partial = fold_range<Threads, unroll>(in, a, b, threadIdx.x, op);
+  partial   = block_reduce<Threads>(partial, op);
   if (threadIdx.x == 0)
   {
     out[s] = partial;
@@ -501,6 +515,11 @@ __global__ void __launch_bounds__(block_threads)
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
 
+  // Launched as a programmatic dependent of the first launch: wait until that grid has finished and its
+  // writes are visible (a no-op when launched the ordinary way).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   // Written by the first launch; volatile so that no read is repeated after the counters are reset.
   const unsigned long long packed = *static_cast<volatile unsigned long long*>(ws.big_packed);
   const auto medium_total = static_cast<std::int64_t>(*static_cast<volatile unsigned long long*>(ws.medium_count));
@@ -661,6 +680,34 @@ Status resident_blocks(Kernel kernel, std::int64_t& blocks)
 // Equal rows at least this many and this long take one block per row (see run()).
 constexpr std::int64_t min_rows_for_block_per_row   = 1024;
 constexpr std::int64_t min_length_for_block_per_row = 2048;
+// Threads of a block that reduces one segment in the first launch. 128 and 512 measured on the H100
+// (offsets, float sum, GB/s against 256): 2^16 x 4096 3081 / 2967 against 3111; log-normal segments
+// 2842 / 2039 against 2693; 2048 x 2^17 3028 / 3049 against 3029.
+constexpr int block_per_segment_threads = 256;
+// In the block-per-segment launch, a segment is split over the second launch's blocks only when it is
+// longer than one piece (128 KiB) and than this many times the average length (see run_general()).
+constexpr std::int64_t split_factor = 4;
+
+// The second launch, reduce_big_and_medium over a persistent grid, as a programmatic dependent of the
+// first: its blocks are scheduled while the first launch's last blocks still run (they call
+// allow_dependent_launch() when they start) and wait in griddepcontrol.wait, so its launch latency is
+// hidden behind the first launch's tail; stream order holds for everything after it. Measured on the
+// H100 (offsets, float sum): +0.5% at 2^16 x 4096 (3111 against 3096 GB/s), +0.5% at 2048 x 2^17.
+template <class T, class ReduceOp>
+Status launch_second(const T* in, T* out, const Scratch<T>& scratch, std::int64_t blocks, cudaStream_t stream)
+{
+  cudaLaunchAttribute overlap{};
+  overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim  = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(block_threads);
+  config.stream   = stream;
+  config.attrs    = &overlap;
+  config.numAttrs = 1;
+  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, reduce_big_and_medium<T, ReduceOp>, in, out, scratch, ReduceOp{}));
+  return Status::success();
+}
 
 // log2 of the row length in vectors when equal rows can take reduce_pow2_rows, -1 otherwise.
 template <class T>
@@ -749,10 +796,18 @@ private:
     // streams (the average bounds the cost of a block given to a short one: at least 8 KiB read per
     // block): one block per segment, no classification. Measured on the H100, offsets of 2^16 x 4096
     // floats: 3090 GB/s this way, 2970 through classification (CUB: 3172).
-    if (p.segments >= min_rows_for_block_per_row && p.n / p.segments >= min_length_for_block_per_row)
+    // Which segments are split instead: with a thousand or more segments the blocks of typical ones keep
+    // the GPU busy and the block scheduler balances them, so only a segment far longer than the average
+    // (split_factor times, and over one 128 KiB piece) would hold an SM after the rest are done. Splitting
+    // every segment over 128 KiB, as this did before, sent all of 2048 x 2^17 floats through the second
+    // launch's pieces: 2972 GB/s, against 3013 with a block each and CUB's 3077 (same run).
+    const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
+    if (p.segments >= min_rows_for_block_per_row && average >= min_length_for_block_per_row)
     {
-      reduce_block_per_segment<<<static_cast<unsigned>(p.segments), block_threads, 0, stream>>>(in, out, segs, scratch,
-                                                                                               ReduceOp{});
+      const std::int64_t split_above = std::max(elements<T>(chunk_vectors * piece_chunks), split_factor * average);
+      reduce_block_per_segment<block_per_segment_threads>
+          <<<static_cast<unsigned>(p.segments), block_per_segment_threads, 0, stream>>>(in, out, segs, split_above,
+                                                                                        scratch, ReduceOp{});
       REDU_CUDA_TRY(cudaPeekAtLastError());
     }
     else
@@ -765,9 +820,7 @@ private:
     }
 
     REDU_TRY(resident_blocks(reduce_big_and_medium<T, ReduceOp>, blocks));
-    reduce_big_and_medium<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, scratch, ReduceOp{});
-    REDU_CUDA_TRY(cudaPeekAtLastError());
-    return Status::success();
+    return launch_second<T, ReduceOp>(in, out, scratch, blocks, stream);
   }
 };
 
