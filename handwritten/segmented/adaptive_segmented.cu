@@ -525,6 +525,12 @@ __global__ void __launch_bounds__(block_threads)
   const auto medium_total = static_cast<std::int64_t>(*static_cast<volatile unsigned long long*>(ws.medium_count));
   const auto entries      = static_cast<std::int64_t>(packed >> chunk_bits);
   const auto chunks       = static_cast<std::int64_t>(packed & chunk_mask);
+  if (chunks == 0 && medium_total == 0)
+  {
+    // Nothing was listed (no segment split, or only tiny and small ones): every counter is still zero,
+    // so there is nothing to reset either, and a thousand same-address atomics are saved.
+    return;
+  }
 
   if (chunks > 0)
   {
@@ -770,11 +776,22 @@ public:
         return Status::success();
       }
       // Thousands of long rows: one block per row already keeps every SM streaming, and it needs no
-      // classification pass (measured on the H100: 2^16 x 4096 floats at 2865 GB/s through the general
-      // path, 3118 GB/s as Lei Mao's v2, 3171 GB/s for CUB's block-per-segment; 3109 GB/s through
-      // run_general's reduce_block_per_segment, which must first read bounds it could compute).
+      // classification pass and no second launch. Rows that one block reads in a single round of loads
+      // (<= 32 KiB) take reduce_block_per_segment, whose loads are all in flight at once; longer rows
+      // Lei Mao's v2, whose strided loop streams them as well or better. Measured on the H100 (float sum,
+      // GB/s, same run): 2^16 x 4096 3166 this way, 3121 as v2, CUB 3173; 2048 x 2^17 3085 / 3084 / 3092;
+      // 2048 x 2^18 3099 / 3115 / 3117.
       if (p.segments >= min_rows_for_block_per_row && p.row_length() >= min_length_for_block_per_row)
       {
+        if (p.row_length() <= elements<T>(chunk_vectors))
+        {
+          // No row is split (split_above is the row length), so the workspace lists stay untouched.
+          reduce_block_per_segment<block_per_segment_threads>
+              <<<static_cast<unsigned>(p.segments), block_per_segment_threads, 0, stream>>>(
+                  in, out, EqualRows{p.row_length()}, p.row_length(), carve<T>(ws.data, layout<T>(p)), ReduceOp{});
+          REDU_CUDA_TRY(cudaPeekAtLastError());
+          return Status::success();
+        }
         return leimao::launch_batched_v2<T, ReduceOp>(leimao::RowStore<T>{out}, in, p.segments, p.row_length(), p.n,
                                                       stream);
       }
@@ -801,6 +818,12 @@ private:
     // (split_factor times, and over one 128 KiB piece) would hold an SM after the rest are done. Splitting
     // every segment over 128 KiB, as this did before, sent all of 2048 x 2^17 floats through the second
     // launch's pieces: 2972 GB/s, against 3013 with a block each and CUB's 3077 (same run).
+    // The second launch is what keeps this path ~1% behind CUB on such shapes even when nothing is
+    // split (2^16 x 4096 floats, same run: 3162 GB/s without it, 3128 with it, CUB 3174). Tried and
+    // dropped: one launch with helper blocks after the segment blocks, numbered by a ticket taken at block
+    // start so that helpers wait only for running blocks. Without the second launch 2048 x 2^17 and
+    // 2048 x 2^18 matched CUB, but the two atomics per block cost 17% at 2^16 x 4096 and a third of the
+    // log-normal shape's speed, and the helpers' extra registers halved occupancy (NOTES.md beside this file).
     const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
     if (p.segments >= min_rows_for_block_per_row && average >= min_length_for_block_per_row)
     {

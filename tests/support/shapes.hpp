@@ -103,6 +103,13 @@ inline std::vector<Shape> segmented_shapes(std::mt19937_64& rng)
   huge_then_tiny.front() = (1 << 23) + 5;
   huge_then_tiny.back()  = 0;
   shapes.push_back(segments_from_lengths("huge-then-tiny", huge_then_tiny));
+
+  // Enough long segments for a block each, one empty, and one far longer than the rest, which is split
+  // over helper blocks (segmented.adaptive's block-per-segment launch); odd lengths misalign the starts.
+  std::vector<std::int64_t> long_rows_one_huge(2048, 4099);
+  long_rows_one_huge[1000] = (1 << 22) + 3;
+  long_rows_one_huge[1001] = 0;
+  shapes.push_back(segments_from_lengths("long-rows-one-huge", long_rows_one_huge));
   return shapes;
 }
 
