@@ -702,6 +702,9 @@ constexpr std::int64_t split_factor = 4;
 template <class T, class ReduceOp>
 Status launch_second(const T* in, T* out, const Scratch<T>& scratch, std::int64_t blocks, cudaStream_t stream)
 {
+  int device = 0, major = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  REDU_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   cudaLaunchAttribute overlap{};
   overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
@@ -710,7 +713,7 @@ Status launch_second(const T* in, T* out, const Scratch<T>& scratch, std::int64_
   config.blockDim = dim3(block_threads);
   config.stream   = stream;
   config.attrs    = &overlap;
-  config.numAttrs = 1;
+  config.numAttrs = major >= 9 ? 1 : 0; // programmatic dependent launch exists from sm_90 on
   REDU_CUDA_TRY(cudaLaunchKernelEx(&config, reduce_big_and_medium<T, ReduceOp>, in, out, scratch, ReduceOp{}));
   return Status::success();
 }
