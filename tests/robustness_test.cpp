@@ -452,63 +452,12 @@ TEST(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
   }
 }
 
-// A real buffer of more than 2^31 elements: 32-bit index arithmetic anywhere shows up here. Every
-// implementation that declares max_n above it must get the exact sum; the others must refuse it.
-TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
+// Sums a random device input of n elements of T (from `seed`) with every full implementation that
+// declares a T sum and hands each result to check(result); an implementation whose max_n is below n
+// must refuse the problem instead. Skips when the device has no room for the input.
+template <class T, class Check> void sum_with_every_implementation(std::int64_t n, std::uint64_t seed, Check check)
 {
-  REDU_REQUIRE_GPU();
-  const std::int64_t n     = (std::int64_t{1} << 31) + 17;
-  const std::uint64_t seed = 31;
-  DeviceBuffer input, output, workspace_buffer;
-  const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(std::int32_t));
-  if (!allocated.ok())
-  {
-    cudaGetLastError();
-    GTEST_SKIP() << "needs " << n * 4 / (1 << 20) << " MiB of device memory: " << allocated.message();
-  }
-  ASSERT_OK(output.allocate(sizeof(std::int32_t)));
-  ASSERT_OK(fill_random(DType::i32, input.data(), n, seed, nullptr));
-  std::int64_t expected = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-  {
-    expected += random_element<std::int32_t>(seed, i);
-  }
-  ASSERT_LT(std::llabs(expected), std::int64_t{1} << 31) << "the reference must fit the int32 result";
-
-  int checked = 0;
-  for (const Reduction* impl : registry())
-  {
-    const Info& info = impl->info();
-    if (!info.supports(Kind::full) || !info.supports(DType::i32) || !info.supports(Op::sum))
-    {
-      continue;
-    }
-    SCOPED_TRACE(info.name);
-    const Problem p{Kind::full, DType::i32, Op::sum, n, 1, input.data(), output.data()};
-    if (info.max_n < n)
-    {
-      EXPECT_NE(validate(*impl, p).message().find("exceeds"), std::string::npos);
-      continue;
-    }
-    Workspace ws;
-    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
-    ASSERT_OK(poison(output));
-    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
-    std::vector<std::int32_t> got;
-    ASSERT_OK(download(output, got));
-    EXPECT_EQ(got.at(0), expected);
-    ++checked;
-  }
-  EXPECT_GT(checked, 0);
-}
-
-// Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
-// (modern.atomic switches to 512-thread blocks at 2^29 bytes), and rounding over 2^27 terms must stay
-// within the same tolerance as everywhere else. Every full implementation with a float or double sum.
-template <class T> void check_large_float_sum(std::int64_t n)
-{
-  const DType dtype        = dtype_of_value<T>();
-  const std::uint64_t seed = 27;
+  const DType dtype = dtype_of_value<T>();
   DeviceBuffer input, output, workspace_buffer;
   const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(T));
   if (!allocated.ok())
@@ -518,6 +467,56 @@ template <class T> void check_large_float_sum(std::int64_t n)
   }
   ASSERT_OK(output.allocate(sizeof(T)));
   ASSERT_OK(fill_random(dtype, input.data(), n, seed, nullptr));
+
+  int checked = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    if (!info.supports(Kind::full) || !info.supports(dtype) || !info.supports(Op::sum))
+    {
+      continue;
+    }
+    SCOPED_TRACE(info.name);
+    const Problem p{Kind::full, dtype, Op::sum, n, 1, input.data(), output.data()};
+    if (info.max_n < n)
+    {
+      EXPECT_NE(validate(*impl, p).message().find("exceeds"), std::string::npos);
+      continue;
+    }
+    Workspace ws;
+    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
+    ASSERT_OK(poison(output));
+    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
+    std::vector<T> got;
+    ASSERT_OK(download(output, got));
+    check(got.at(0));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// A real buffer of more than 2^31 elements: 32-bit index arithmetic anywhere shows up here. Every
+// implementation that declares max_n above it must get the exact sum; the others must refuse it.
+TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
+{
+  REDU_REQUIRE_GPU();
+  const std::int64_t n     = (std::int64_t{1} << 31) + 17;
+  const std::uint64_t seed = 31;
+  std::int64_t expected    = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+  {
+    expected += random_element<std::int32_t>(seed, i);
+  }
+  ASSERT_LT(std::llabs(expected), std::int64_t{1} << 31) << "the reference must fit the int32 result";
+  sum_with_every_implementation<std::int32_t>(n, seed, [&](std::int32_t got) { EXPECT_EQ(got, expected); });
+}
+
+// Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
+// (modern.atomic switches to 512-thread blocks at 2^29 bytes), and rounding over 2^27 terms must stay
+// within the same tolerance as everywhere else.
+template <class T> void check_large_float_sum(std::int64_t n)
+{
+  const std::uint64_t seed = 27;
   std::vector<T> values(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i)
   {
@@ -525,28 +524,10 @@ template <class T> void check_large_float_sum(std::int64_t n)
   }
   const Reference ref     = reference(values, 0, n, Op::sum);
   const long double bound = tolerance<T>(ref, Op::sum);
-
-  int checked = 0;
-  for (const Reduction* impl : registry())
-  {
-    const Info& info = impl->info();
-    if (!info.supports(Kind::full) || !info.supports(dtype) || !info.supports(Op::sum) || info.max_n < n)
-    {
-      continue;
-    }
-    SCOPED_TRACE(info.name);
-    const Problem p{Kind::full, dtype, Op::sum, n, 1, input.data(), output.data()};
-    Workspace ws;
-    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
-    ASSERT_OK(poison(output));
-    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
-    std::vector<T> got;
-    ASSERT_OK(download(output, got));
-    EXPECT_LE(std::fabs(static_cast<long double>(got.at(0)) - ref.value), bound)
-        << "got " << got.at(0) << ", reference " << static_cast<double>(ref.value);
-    ++checked;
-  }
-  EXPECT_GT(checked, 0);
+  sum_with_every_implementation<T>(n, seed, [&](T got) {
+    EXPECT_LE(std::fabs(static_cast<long double>(got) - ref.value), bound)
+        << "got " << got << ", reference " << static_cast<double>(ref.value);
+  });
 }
 
 TEST(LargeInputs, FloatSumOverHalfAGibibyte)
