@@ -542,5 +542,59 @@ TEST(LargeInputs, DoubleSumOverHalfAGibibyte)
   check_large_float_sum<double>((std::int64_t{1} << 26) + 7);
 }
 
+// Long segments given as offsets: 1024 of them, over 512 KiB each on average (segmented.adaptive gives
+// such segments blocks of 512 threads, shorter ones 256), of odd lengths (misaligned starts), one empty.
+template <class T> void check_long_segments(std::int64_t typical_length)
+{
+  Layout layout{Kind::segmented, {0}};
+  for (std::int64_t s = 0; s < 1024; ++s)
+  {
+    layout.offsets.push_back(layout.offsets.back() + (s == 500 ? 0 : typical_length + (s * 37) % 101));
+  }
+  std::mt19937_64 rng(29);
+  const std::vector<T> values = random_values<T>(layout.n(), Op::sum, rng);
+  std::vector<Reference> refs;
+  for (std::int64_t r = 0; r < layout.rows(); ++r)
+  {
+    refs.push_back(reference(values, layout.offsets[r], layout.offsets[r + 1], Op::sum));
+  }
+  int checked = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    if (!info.supports(Kind::segmented) || !info.supports(dtype_of_value<T>()) || !info.supports(Op::sum))
+    {
+      continue;
+    }
+    SCOPED_TRACE(info.name);
+    std::vector<T> got;
+    std::vector<std::int64_t> indices;
+    ASSERT_OK(reduce_rows(*impl, Op::sum, layout, values, got, indices));
+    int failures = 0;
+    for (std::int64_t r = 0; r < layout.rows(); ++r)
+    {
+      if (!matches(got[r], refs[r].value, tolerance<T>(refs[r], Op::sum)) && ++failures <= 5)
+      {
+        ADD_FAILURE() << "segment " << r << ": got " << got[r] << ", expected " << static_cast<double>(refs[r].value);
+      }
+    }
+    EXPECT_EQ(failures, 0) << failures << " of " << layout.rows() << " segments wrong";
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(LargeInputs, LongFloatSegmentsAsOffsets)
+{
+  REDU_REQUIRE_GPU();
+  check_long_segments<float>(131072);
+}
+
+TEST(LargeInputs, LongDoubleSegmentsAsOffsets)
+{
+  REDU_REQUIRE_GPU();
+  check_long_segments<double>(65536);
+}
+
 } // namespace
 } // namespace redu::test

@@ -13,7 +13,8 @@
 //   >= 2048 elements           and long enough to stream
 //   >= 1024 segments of        one block per segment, except those over both      reduce_block_per_segment
 //   >= 2048 elements on        128 KiB and 4 x the average length, which go to
-//   average (offsets)          the big list (last row)
+//   average (offsets)          the big list (last row); blocks of 512 threads
+//                              when the average is 512 KiB or more, else 256
 //   otherwise, by length:
 //   <= 8      (128 B)          one thread                                        classify_and_reduce_small
 //   <= 64     (1 KiB)          a pair of lanes                                   classify_and_reduce_small
@@ -686,10 +687,16 @@ Status resident_blocks(Kernel kernel, std::int64_t& blocks)
 // Equal rows at least this many and this long take one block per row (see run()).
 constexpr std::int64_t min_rows_for_block_per_row   = 1024;
 constexpr std::int64_t min_length_for_block_per_row = 2048;
-// Threads of a block that reduces one segment in the first launch. 128 and 512 measured on the H100
-// (offsets, float sum, GB/s against 256): 2^16 x 4096 3081 / 2967 against 3111; log-normal segments
-// 2842 / 2039 against 2693; 2048 x 2^17 3028 / 3049 against 3029.
+// Threads of a block that reduces one segment in the first launch: 256, or 512 when the segments are long
+// on average (long_average_bytes or more). Measured on the H100 (offsets, float sum, GB/s, two sweeps of
+// one run, CUB in brackets): 512 threads read 2048 x 2^18 at 3093-3101 (3092-3094) against 3074-3076
+// with 256, and 2048 x 2^17 at 3071-3072 (3078-3084) against 3051-3053; but 2^16 x 4096 at 2970-2977
+// against 3128-3132, and log-normal segments (3017 elements on average) at 2040 against 2693-2696. 128
+// threads (an earlier run): 2^16 x 4096 3081 against 3111, log-normal 2842 against 2693, 2048 x 2^17
+// 3028 against 3029. Fewer resident blocks of 256 threads (2 or 4 per SM) lost on every shape.
 constexpr int block_per_segment_threads = 256;
+constexpr int long_segment_threads      = 512;
+constexpr std::int64_t long_average_bytes = std::int64_t{512} << 10;
 // In the block-per-segment launch, a segment is split over the second launch's blocks only when it is
 // longer than one piece (128 KiB) and than this many times the average length (see run_general()).
 constexpr std::int64_t split_factor = 4;
@@ -831,9 +838,17 @@ private:
     if (p.segments >= min_rows_for_block_per_row && average >= min_length_for_block_per_row)
     {
       const std::int64_t split_above = std::max(elements<T>(chunk_vectors * piece_chunks), split_factor * average);
-      reduce_block_per_segment<block_per_segment_threads>
-          <<<static_cast<unsigned>(p.segments), block_per_segment_threads, 0, stream>>>(in, out, segs, split_above,
-                                                                                        scratch, ReduceOp{});
+      const auto grid                = static_cast<unsigned>(p.segments);
+      if (average * static_cast<std::int64_t>(sizeof(T)) >= long_average_bytes)
+      {
+        reduce_block_per_segment<long_segment_threads>
+            <<<grid, long_segment_threads, 0, stream>>>(in, out, segs, split_above, scratch, ReduceOp{});
+      }
+      else
+      {
+        reduce_block_per_segment<block_per_segment_threads>
+            <<<grid, block_per_segment_threads, 0, stream>>>(in, out, segs, split_above, scratch, ReduceOp{});
+      }
       REDU_CUDA_TRY(cudaPeekAtLastError());
     }
     else
