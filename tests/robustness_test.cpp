@@ -204,6 +204,32 @@ bool matches(long double value, long double expected, long double tolerance)
   return value == expected || std::fabs(value - expected) <= tolerance;
 }
 
+// What one row must hold: a value, a tolerance, and words for a failure message.
+struct RowExpectation
+{
+  long double value;
+  long double tolerance;
+  std::string about;
+};
+
+// Checks every row's result against expect(r), a RowExpectation; reports the first five wrong rows.
+template <class T, class Expect>
+void expect_rows_match(const Layout& layout, const std::vector<T>& got, Expect expect)
+{
+  int failures = 0;
+  for (std::int64_t r = 0; r < layout.rows(); ++r)
+  {
+    const RowExpectation e = expect(r);
+    if (!matches(got[r], e.value, e.tolerance) && ++failures <= 5)
+    {
+      ADD_FAILURE() << "row " << r << " [" << layout.offsets[r] << ", " << layout.offsets[r + 1] << ")" << e.about
+                    << ": got " << got[r] << ", expected " << static_cast<double>(e.value) << " (tolerance "
+                    << static_cast<double>(e.tolerance) << ")";
+    }
+  }
+  EXPECT_EQ(failures, 0) << failures << " of " << layout.rows() << " rows wrong";
+}
+
 // Many short rows, and a few long ones of odd length (ragged tails); varied segments with empty ones,
 // a one-element segment and a long one at odd positions, so that they hold specials.
 std::vector<Layout> special_layouts(Kind kind)
@@ -256,25 +282,15 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
   std::vector<T> got;
   std::vector<std::int64_t> indices;
   ASSERT_OK(reduce_rows(impl, op, layout, values, got, indices));
-  int failures = 0;
-  for (std::int64_t r = 0; r < layout.rows(); ++r)
-  {
-    const std::int64_t begin = layout.offsets[r], end = layout.offsets[r + 1];
-    const Reference ref = reference(values, begin, end, op);
+  expect_rows_match(layout, got, [&](std::int64_t r) {
+    const Reference ref = reference(values, layout.offsets[r], layout.offsets[r + 1], op);
     // min/max compare, as the reference does, so it holds for their rows with infinities and zeros too.
-    const bool special_sum     = op == Op::sum && !planted[r].empty();
-    const long double expected = special_sum ? sum_with_specials(planted[r]) : ref.value;
-    const long double tol      = special_sum ? 0 : tolerance<T>(ref, op);
-    if (!matches(got[r], expected, tol) && ++failures <= 5)
-    {
-      std::ostringstream specials;
-      std::copy(planted[r].begin(), planted[r].end(), std::ostream_iterator<T>(specials, " "));
-      ADD_FAILURE() << "row " << r << " [" << begin << ", " << end << ") with specials { " << specials.str()
-                    << "}: got " << got[r] << ", expected " << static_cast<double>(expected) << " (tolerance "
-                    << static_cast<double>(tol) << ")";
-    }
-  }
-  EXPECT_EQ(failures, 0) << failures << " of " << layout.rows() << " rows wrong";
+    const bool special_sum = op == Op::sum && !planted[r].empty();
+    std::ostringstream specials;
+    std::copy(planted[r].begin(), planted[r].end(), std::ostream_iterator<T>(specials, " "));
+    return RowExpectation{special_sum ? sum_with_specials(planted[r]) : ref.value,
+                          special_sum ? 0 : tolerance<T>(ref, op), " with specials { " + specials.str() + "}"};
+  });
 }
 
 TEST(SpecialValues, BatchedRowsAndSegmentsFollowTheDocumentedSemantics)
@@ -570,15 +586,9 @@ template <class T> void check_long_segments(std::int64_t typical_length)
     std::vector<T> got;
     std::vector<std::int64_t> indices;
     ASSERT_OK(reduce_rows(*impl, Op::sum, layout, values, got, indices));
-    int failures = 0;
-    for (std::int64_t r = 0; r < layout.rows(); ++r)
-    {
-      if (!matches(got[r], refs[r].value, tolerance<T>(refs[r], Op::sum)) && ++failures <= 5)
-      {
-        ADD_FAILURE() << "segment " << r << ": got " << got[r] << ", expected " << static_cast<double>(refs[r].value);
-      }
-    }
-    EXPECT_EQ(failures, 0) << failures << " of " << layout.rows() << " segments wrong";
+    expect_rows_match(layout, got, [&](std::int64_t r) {
+      return RowExpectation{refs[r].value, tolerance<T>(refs[r], Op::sum), ""};
+    });
     ++checked;
   }
   EXPECT_GT(checked, 0);

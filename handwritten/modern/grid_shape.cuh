@@ -2,6 +2,7 @@
 // eviction priority the input loads carry.
 #pragma once
 
+#include "common/per_device.cuh"
 #include "common/status.hpp"
 
 #include <atomic>
@@ -23,48 +24,6 @@ inline constexpr int default_waves = 64;
 // Inputs up to this many times the L2 size are read with L2 evict_first, larger ones evict_normal
 // (StreamingLoad in device_fold.cuh says why).
 inline constexpr int evict_first_l2_multiple = 8;
-
-// Devices whose answers are memoised; further devices are queried on every call.
-inline constexpr int cached_devices = 64;
-
-// A per-device answer computed once by `query(device, value)` and kept for later calls: the occupancy
-// calculator takes microseconds of host time, a whole small reduction takes a few, so it must not run
-// per call. Racing first calls compute the same value, so relaxed accesses are enough.
-template <class Query> Status cached_per_device(std::atomic<int> (&cache)[cached_devices], int& value, Query query)
-{
-  int device = 0;
-  REDU_CUDA_TRY(cudaGetDevice(&device));
-  if (device < cached_devices)
-  {
-    value = cache[device].load(std::memory_order_relaxed);
-    if (value > 0)
-    {
-      return Status::success();
-    }
-  }
-  REDU_TRY(query(device, value));
-  value = value < 1 ? 1 : value;
-  if (device < cached_devices)
-  {
-    cache[device].store(value, std::memory_order_relaxed);
-  }
-  return Status::success();
-}
-
-// Blocks of `Kernel` (launched with Threads threads, no dynamic shared memory) resident on the current
-// device at once: occupancy x multiprocessors.
-template <auto Kernel, int Threads> Status resident_blocks(int& blocks)
-{
-  static std::atomic<int> cache[cached_devices] = {};
-  return cached_per_device(cache, blocks, [](int device, int& value) {
-    int per_sm = 0;
-    int sms    = 0;
-    REDU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, Threads, 0));
-    REDU_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    value = per_sm * sms;
-    return Status::success();
-  });
-}
 
 inline Status l2_cache_bytes(int& bytes)
 {

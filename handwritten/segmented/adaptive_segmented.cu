@@ -50,6 +50,7 @@
 // Source: Lei Mao's batched kernels (a block per row) and the "Large Array Reduce Sum" section (split a
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
 #include "common/device/warp_reduce.cuh"
+#include "common/per_device.cuh"
 #include "common/typed_reduction.cuh"
 #include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/segmented/vector_range.cuh"
@@ -672,18 +673,6 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-// Blocks of `kernel` that fit on the whole GPU at once: the persistent grid.
-template <class Kernel>
-Status resident_blocks(Kernel kernel, std::int64_t& blocks)
-{
-  int device = 0, sms = 0, per_sm = 0;
-  REDU_CUDA_TRY(cudaGetDevice(&device));
-  REDU_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  REDU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
-  blocks = static_cast<std::int64_t>(sms) * std::max(per_sm, 1);
-  return Status::success();
-}
-
 // Equal rows at least this many and this long take one block per row (see run()).
 constexpr std::int64_t min_rows_for_block_per_row   = 1024;
 constexpr std::int64_t min_length_for_block_per_row = 2048;
@@ -706,22 +695,35 @@ constexpr std::int64_t split_factor = 4;
 // allow_dependent_launch() when they start) and wait in griddepcontrol.wait, so its launch latency is
 // hidden behind the first launch's tail; stream order holds for everything after it. Measured on the
 // H100 (offsets, float sum): +0.5% at 2^16 x 4096 (3111 against 3096 GB/s), +0.5% at 2048 x 2^17.
+// Its grid is persistent: every block resident at once.
 template <class T, class ReduceOp>
-Status launch_second(const T* in, T* out, const Scratch<T>& scratch, std::int64_t blocks, cudaStream_t stream)
+Status launch_second(const T* in, T* out, const Scratch<T>& scratch, cudaStream_t stream)
 {
-  int device = 0, major = 0;
-  REDU_CUDA_TRY(cudaGetDevice(&device));
-  REDU_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  constexpr auto kernel = reduce_big_and_medium<T, ReduceOp>;
+  int blocks = 0, major = 0;
+  REDU_TRY((resident_blocks<kernel, block_threads>(blocks)));
+  REDU_TRY(compute_capability_major(major));
   cudaLaunchAttribute overlap{};
   overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
-  config.gridDim  = dim3(static_cast<unsigned>(blocks));
+  config.gridDim  = dim3(blocks);
   config.blockDim = dim3(block_threads);
   config.stream   = stream;
   config.attrs    = &overlap;
   config.numAttrs = major >= 9 ? 1 : 0; // programmatic dependent launch exists from sm_90 on
-  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, reduce_big_and_medium<T, ReduceOp>, in, out, scratch, ReduceOp{}));
+  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, in, out, scratch, ReduceOp{}));
+  return Status::success();
+}
+
+// One block of Threads threads per segment (reduce_block_per_segment).
+template <int Threads, class T, class ReduceOp, class Segments>
+Status launch_block_per_segment(const T* in, T* out, Segments segs, std::int64_t segments, std::int64_t split_above,
+                                const Scratch<T>& scratch, cudaStream_t stream)
+{
+  reduce_block_per_segment<Threads>
+      <<<static_cast<unsigned>(segments), Threads, 0, stream>>>(in, out, segs, split_above, scratch, ReduceOp{});
+  REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
 }
 
@@ -776,10 +778,10 @@ public:
       const int log2_row_vectors = pow2_row_vectors<T>(p);
       if (log2_row_vectors >= 0)
       {
-        std::int64_t blocks = 0;
-        REDU_TRY(resident_blocks(reduce_pow2_rows<T, ReduceOp>, blocks));
-        const std::int64_t tiles = ((p.segments << log2_row_vectors) + 32 * unroll - 1) / (32 * unroll);
-        blocks                   = std::min(blocks, (tiles + warps_per_block - 1) / warps_per_block);
+        int resident = 0;
+        REDU_TRY((resident_blocks<reduce_pow2_rows<T, ReduceOp>, block_threads>(resident)));
+        const std::int64_t tiles  = ((p.segments << log2_row_vectors) + 32 * unroll - 1) / (32 * unroll);
+        const std::int64_t blocks = std::min<std::int64_t>(resident, (tiles + warps_per_block - 1) / warps_per_block);
         reduce_pow2_rows<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, p.segments,
                                                                                       log2_row_vectors, ReduceOp{});
         REDU_CUDA_TRY(cudaPeekAtLastError());
@@ -796,11 +798,8 @@ public:
         if (p.row_length() <= elements<T>(chunk_vectors))
         {
           // No row is split (split_above is the row length), so the workspace lists stay untouched.
-          reduce_block_per_segment<block_per_segment_threads>
-              <<<static_cast<unsigned>(p.segments), block_per_segment_threads, 0, stream>>>(
-                  in, out, EqualRows{p.row_length()}, p.row_length(), carve<T>(ws.data, layout<T>(p)), ReduceOp{});
-          REDU_CUDA_TRY(cudaPeekAtLastError());
-          return Status::success();
+          return launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(
+              in, out, EqualRows{p.row_length()}, p.segments, p.row_length(), carve<T>(ws.data, layout<T>(p)), stream);
         }
         return leimao::launch_batched_v2<T, ReduceOp>(leimao::RowStore<T>{out}, in, p.segments, p.row_length(), p.n,
                                                       stream);
@@ -818,7 +817,6 @@ private:
     auto* out                = static_cast<T*>(p.output);
     const Scratch<T> scratch = carve<T>(ws.data, layout<T>(p));
 
-    std::int64_t blocks = 0;
     // Enough segments to fill the GPU with blocks, and long enough on average that a block per segment
     // streams (the average bounds the cost of a block given to a short one: at least 8 KiB read per
     // block): one block per segment, no classification. Measured on the H100, offsets of 2^16 x 4096
@@ -838,30 +836,28 @@ private:
     if (p.segments >= min_rows_for_block_per_row && average >= min_length_for_block_per_row)
     {
       const std::int64_t split_above = std::max(elements<T>(chunk_vectors * piece_chunks), split_factor * average);
-      const auto grid                = static_cast<unsigned>(p.segments);
       if (average * static_cast<std::int64_t>(sizeof(T)) >= long_average_bytes)
       {
-        reduce_block_per_segment<long_segment_threads>
-            <<<grid, long_segment_threads, 0, stream>>>(in, out, segs, split_above, scratch, ReduceOp{});
+        REDU_TRY((launch_block_per_segment<long_segment_threads, T, ReduceOp>(in, out, segs, p.segments, split_above,
+                                                                             scratch, stream)));
       }
       else
       {
-        reduce_block_per_segment<block_per_segment_threads>
-            <<<grid, block_per_segment_threads, 0, stream>>>(in, out, segs, split_above, scratch, ReduceOp{});
+        REDU_TRY((launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(in, out, segs, p.segments,
+                                                                                  split_above, scratch, stream)));
       }
-      REDU_CUDA_TRY(cudaPeekAtLastError());
     }
     else
     {
-      REDU_TRY(resident_blocks(classify_and_reduce_small<T, ReduceOp, Segments>, blocks));
-      blocks = std::min(blocks, (p.segments + block_threads - 1) / block_threads);
+      int resident = 0;
+      REDU_TRY((resident_blocks<classify_and_reduce_small<T, ReduceOp, Segments>, block_threads>(resident)));
+      const std::int64_t blocks = std::min<std::int64_t>(resident, (p.segments + block_threads - 1) / block_threads);
       classify_and_reduce_small<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, segs, p.segments,
                                                                                              scratch, ReduceOp{});
       REDU_CUDA_TRY(cudaPeekAtLastError());
     }
 
-    REDU_TRY(resident_blocks(reduce_big_and_medium<T, ReduceOp>, blocks));
-    return launch_second<T, ReduceOp>(in, out, scratch, blocks, stream);
+    return launch_second<T, ReduceOp>(in, out, scratch, stream);
   }
 };
 
