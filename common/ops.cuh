@@ -1,5 +1,7 @@
 // Device-side operators. Every kernel is templated on one of these, so sum/min/max share code.
-// Identities follow cub::DeviceReduce / DeviceSegmentedReduce: 0, numeric max, numeric lowest.
+// Identities are the operators' neutral elements (problem.hpp): 0; for min the largest value of the
+// type (+inf for floats), for max the smallest (-inf for floats). CUB seeds Min/Max with +-FLT_MAX
+// instead, which is not neutral: min(FLT_MAX, +inf) is FLT_MAX.
 #pragma once
 
 #include "problem.hpp"
@@ -30,7 +32,14 @@ struct MinOp
   template <class T>
   __host__ __device__ static constexpr T identity()
   {
-    return ::cuda::std::numeric_limits<T>::max();
+    if constexpr (::cuda::std::numeric_limits<T>::has_infinity)
+    {
+      return ::cuda::std::numeric_limits<T>::infinity();
+    }
+    else
+    {
+      return ::cuda::std::numeric_limits<T>::max();
+    }
   }
   template <class T>
   __host__ __device__ T operator()(const T& a, const T& b) const
@@ -45,7 +54,14 @@ struct MaxOp
   template <class T>
   __host__ __device__ static constexpr T identity()
   {
-    return ::cuda::std::numeric_limits<T>::lowest();
+    if constexpr (::cuda::std::numeric_limits<T>::has_infinity)
+    {
+      return -::cuda::std::numeric_limits<T>::infinity();
+    }
+    else
+    {
+      return ::cuda::std::numeric_limits<T>::lowest();
+    }
   }
   template <class T>
   __host__ __device__ T operator()(const T& a, const T& b) const

@@ -20,6 +20,48 @@ enum class DType
 // sum_squares is the transform-reduce of x -> x * x under +. argmin/argmax also write, per output,
 // the index (relative to the segment start) of the first occurrence of the extreme; an empty input
 // gives the min/max identity and index -1.
+//
+// The contract's rules for every edge. Each is enforced by validate()/run() before anything is
+// launched where it can be, and tested for every registered implementation (tests/).
+//
+// Values
+//  - Identities: 0 for sum and sum_squares; for min/argmin the largest value of the type, for
+//    max/argmax the smallest: +inf and -inf for f32/f64 (not +-FLT_MAX), INT_MAX/INT_MIN for integers.
+//    So the min of an all-(+inf) input is +inf, the max of an all-(-inf) input is -inf, and an empty
+//    input or segment gives +inf / -inf for floats.
+//    Where CUB differs: cub::DeviceReduce::Min/Max and DeviceSegmentedReduce::Min/Max seed the
+//    reduction with numeric_limits<T>::max()/lowest(), so for floats they return +-FLT_MAX on an
+//    all-infinite or empty input. The CUB baselines here reach the same kernels through Reduce with the
+//    contract's identity (cub_baseline/), and tests/cub_difference_test.cu shows CUB's own answer.
+//  - sum: a NaN anywhere in a row gives NaN; +inf (without -inf or NaN) gives +inf, -inf likewise;
+//    +inf and -inf together give NaN. Rows never affect their neighbours.
+//  - Subnormal inputs are summed, never flushed to zero (every kernel is compiled without -ftz, and no
+//    finish uses the f32 global atomic add, which flushes them).
+//  - min/max: an infinity is an ordinary extreme. +0 and -0 compare equal: the min (max) of zeros of
+//    both signs and larger (smaller) values is a zero of either sign.
+//  - argmin/argmax: among equal extremes (repeated values, or +0 and -0) the first occurrence wins and
+//    its own value is written, sign included, as CUB's ArgMin/ArgMax do.
+//  - NaN in min, max, argmin or argmax input: the result is unspecified (as with CUB): which operand a
+//    comparison keeps depends on the order of the tree.
+//  - Integer sums wrap like two's complement in the element's width (int32 sums wrap at 2^32), in
+//    every implementation; the exact mathematical sum is returned whenever it fits.
+// Accuracy (float sum and sum_squares): |result - exact| <= factor * u * sum|x_i|, u the unit roundoff
+// of the element type, with the factor each implementation states (sum_error_factor() in
+// reduction.hpp): 2 (ceil(log2 count) + 1) for a tree with short per-thread chains, plus the number of
+// partials an implementation adds in arrival order (its atomic finish). Min, max and integer sums are
+// exact.
+// Memory
+//  - input, output, indices and offsets are device pointers aligned to their element size (offsets and
+//    indices to 8 bytes); a misaligned one is refused.
+//  - The output, the indices and the workspace may overlap nothing else (input, offsets, each other);
+//    an overlapping problem is refused (CUB forbids it too).
+//  - Segmented: offsets[0] >= 0, non-decreasing, offsets[segments] == n; so segments = 0 requires n = 0.
+//    Elements before offsets[0] are never read.
+// Calls
+//  - Workspace: see Workspace below; any sequence of different problems may share one workspace.
+//  - CUDA graphs: an implementation declares whether run() can be captured (Info::graph_capture); a
+//    segmented run() that checks its offsets synchronises and cannot (pass OffsetsCheck::trust). A call
+//    that cannot be captured is refused while its stream captures, and the capture stays valid.
 enum class Op
 {
   sum,
@@ -76,10 +118,12 @@ struct Problem
 
 // Device scratch memory, sized by workspace_bytes() and allocated by the caller outside any timed
 // region. The caller zero-fills it once after allocating it (allocate_workspace in
-// common/device_buffer.hpp does), and may reuse it for any number of stream-ordered calls of the same
-// implementation, never for two concurrent calls. An implementation that keeps counters or flags in
-// it (single-pass kernels) must leave them zero again when its last kernel finishes, so no per-call
-// memset is needed.
+// common/device_buffer.hpp does), and may reuse it for any sequence of stream-ordered calls of the same
+// implementation, on different problems (types, operators, sizes, segment counts), as long as it is at
+// least as large as each call requires; never for two concurrent calls. An implementation that keeps
+// counters or flags in it (single-pass kernels) must leave them zero again when its last kernel
+// finishes, and may not rely on any other byte of it: per-call state is initialised by the call, since
+// an earlier problem's layout may have left data anywhere else.
 struct Workspace
 {
   void* data        = nullptr;

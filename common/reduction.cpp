@@ -3,6 +3,8 @@
 #include "offsets_check.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace redu
@@ -80,6 +82,71 @@ bool contains(const std::vector<T>& values, Value value)
 {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
+
+// A named device byte range of a problem, for the alignment and overlap rules of problem.hpp.
+struct Range
+{
+  const char* name;
+  const void* begin;
+  std::size_t bytes;
+  std::size_t alignment;
+
+  bool overlaps(const Range& other) const
+  {
+    const auto a = reinterpret_cast<std::uintptr_t>(begin), b = reinterpret_cast<std::uintptr_t>(other.begin);
+    return bytes > 0 && other.bytes > 0 && a < b + other.bytes && b < a + bytes;
+  }
+};
+
+// The ranges a call touches, the written ones first; a fixed array, so the checks allocate nothing.
+struct Ranges
+{
+  Range items[5];
+  std::size_t count = 0;
+  void push_back(const Range& r) { items[count++] = r; }
+};
+
+Ranges ranges_of(const Problem& p)
+{
+  Ranges ranges;
+  if (p.segments > 0)
+  {
+    ranges.push_back({"output", p.output, p.output_bytes(), size_of(p.dtype)});
+    if (is_arg(p.op))
+    {
+      ranges.push_back({"indices", p.indices, static_cast<std::size_t>(p.segments) * sizeof(std::int64_t),
+                        sizeof(std::int64_t)});
+    }
+  }
+  if (p.n > 0)
+  {
+    ranges.push_back({"input", p.input, p.input_bytes(), size_of(p.dtype)});
+  }
+  if (p.kind == Kind::segmented)
+  {
+    ranges.push_back({"offsets", p.offsets, static_cast<std::size_t>(p.segments + 1) * sizeof(std::int64_t),
+                      sizeof(std::int64_t)});
+  }
+  return ranges;
+}
+
+// Refuses a problem in which one of the first `written` ranges (what a launch writes) overlaps any
+// other range.
+Status check_overlaps(const std::string& name, const Ranges& ranges, std::size_t written)
+{
+  for (std::size_t w = 0; w < written; ++w)
+  {
+    for (std::size_t r = 0; r < ranges.count; ++r)
+    {
+      if (r != w && ranges.items[w].overlaps(ranges.items[r]))
+      {
+        return Status::invalid(name + ": the " + ranges.items[w].name + " overlaps the " + ranges.items[r].name
+                               + " (what a call writes may alias nothing else)");
+      }
+    }
+  }
+  return Status::success();
+}
 } // namespace
 
 bool Info::supports(DType dtype) const
@@ -146,7 +213,23 @@ Status validate(const Reduction& impl, const Problem& p)
   {
     return Status::invalid(what + "null indices pointer for " + to_string(p.op));
   }
-  return Status::success();
+  if (p.kind == Kind::segmented && p.segments == 0 && p.n > 0)
+  {
+    return Status::invalid(what + "segmented problem with no segments but n = " + std::to_string(p.n)
+                           + " (offsets = {0} must end at n)");
+  }
+  const Ranges ranges = ranges_of(p);
+  for (std::size_t i = 0; i < ranges.count; ++i)
+  {
+    const Range& r = ranges.items[i];
+    if (reinterpret_cast<std::uintptr_t>(r.begin) % r.alignment != 0)
+    {
+      return Status::invalid(what + "the " + r.name + " pointer is not aligned to " + std::to_string(r.alignment)
+                             + " bytes");
+    }
+  }
+  const std::size_t written = p.segments > 0 ? (is_arg(p.op) ? 2 : 1) : 0;
+  return check_overlaps(info.name, ranges, written);
 }
 
 Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes)
@@ -167,6 +250,32 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
     return Status::invalid(impl.info().name + ": workspace of " + std::to_string(workspace.bytes)
                            + " bytes is smaller than the " + std::to_string(needed) + " bytes required");
   }
+  if (needed > 0)
+  {
+    const Ranges problem_ranges = ranges_of(problem);
+    Ranges ranges;
+    ranges.push_back({"workspace", workspace.data, workspace.bytes, 1});
+    for (std::size_t i = 0; i < problem_ranges.count; ++i)
+    {
+      ranges.push_back(problem_ranges.items[i]);
+    }
+    REDU_TRY(check_overlaps(impl.info().name, ranges, 1));
+  }
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  REDU_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+  {
+    if (!impl.info().graph_capture)
+    {
+      return Status::invalid(impl.info().name + ": cannot be captured into a CUDA graph (it synchronises with "
+                             "the host); run it outside the capture");
+    }
+    if (problem.kind == Kind::segmented && offsets_check == OffsetsCheck::verify && problem.segments > 0)
+    {
+      return Status::invalid(impl.info().name + ": checking segment offsets synchronises, so it cannot be "
+                             "captured; check them before capturing and pass OffsetsCheck::trust");
+    }
+  }
   if (problem.segments == 0)
   {
     return Status::success(); // nothing to produce
@@ -176,6 +285,17 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
     REDU_TRY(check_offsets(problem, stream));
   }
   return impl.launch(problem, workspace, stream);
+}
+
+double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count)
+{
+  if (count < 2)
+  {
+    return 0; // one term or none: nothing is rounded
+  }
+  const double tree_depth = std::ceil(std::log2(static_cast<double>(count))) + 1;
+  const auto unordered    = impl.info().unordered_partials;
+  return 2 * tree_depth + (unordered != nullptr ? static_cast<double>(unordered(problem)) : 0.0);
 }
 
 namespace

@@ -28,6 +28,13 @@ struct Info
   std::int64_t max_n = INT64_MAX; // largest total element count it handles
   bool deterministic = true;      // bit-identical results for identical input, run to run
   bool benchmarked   = true;      // part of the default benchmark sweep
+  // run() can be captured into a CUDA graph: it neither synchronises nor allocates nor copies from
+  // pageable host memory. Tested by capture and replay for every implementation that claims it.
+  bool graph_capture = true;
+  // Float sums only: how many partials of one output the implementation adds in arrival order (an
+  // atomic finish) for this problem; each adds one rounding to the error bound (sum_error_factor).
+  // nullptr: none, every partial is combined in a fixed tree.
+  std::int64_t (*unordered_partials)(const Problem& problem) = nullptr;
 
   bool supports(DType dtype) const;
   bool supports(Op op) const;
@@ -63,6 +70,13 @@ enum class OffsetsCheck
 Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes);
 Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream,
            OffsetsCheck offsets_check = OffsetsCheck::verify);
+
+// The stated accuracy of a float sum or sum_squares of `count` terms computed by `impl` for `problem`:
+// |result - exact| <= factor * u * sum|x_i| (u: unit roundoff of the element type). A balanced tree of
+// depth ceil(log2 count) + 1 has the first-order bound depth * u * sum|x|; GPU trees have short
+// per-thread chains at their leaves, which the factor 2 covers; an implementation that adds partials in
+// arrival order adds one rounding per partial (Info::unordered_partials).
+double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count);
 
 // Registry. Order is by name, stable across runs.
 const std::vector<const Reduction*>& registry();

@@ -2,9 +2,16 @@
 // kernel is compared with. Two launches (a grid of partials, then a single block), deterministic.
 // ArgMin/ArgMax use the CCCL 3 overload with separate value and index outputs and 64-bit counts;
 // on ties they report the first occurrence.
+// Float Min/Max: cub::DeviceReduce::Min seeds the reduction with numeric_limits<T>::max(), which for
+// floats is FLT_MAX, not the identity +inf (problem.hpp): the min of an all-(+inf) input would come out
+// FLT_MAX. Floats therefore call Reduce with CUB's own cuda::minimum / cuda::maximum and the contract's
+// identity, which dispatches to the same kernels; integers keep Min/Max (their seed is the identity).
 #include "common/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
+#include <cuda/functional>
+
+#include <type_traits>
 
 namespace redu
 {
@@ -21,9 +28,17 @@ cudaError_t device_reduce(void* temp, std::size_t& temp_bytes, const Problem& p,
   {
     return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, p.n, stream);
   }
+  else if constexpr (ReduceOp::id == Op::min && std::is_floating_point_v<T>)
+  {
+    return cub::DeviceReduce::Reduce(temp, temp_bytes, in, out, p.n, ::cuda::minimum<>{}, MinOp::identity<T>(), stream);
+  }
   else if constexpr (ReduceOp::id == Op::min)
   {
     return cub::DeviceReduce::Min(temp, temp_bytes, in, out, p.n, stream);
+  }
+  else if constexpr (ReduceOp::id == Op::max && std::is_floating_point_v<T>)
+  {
+    return cub::DeviceReduce::Reduce(temp, temp_bytes, in, out, p.n, ::cuda::maximum<>{}, MaxOp::identity<T>(), stream);
   }
   else if constexpr (ReduceOp::id == Op::max)
   {
@@ -40,14 +55,20 @@ cudaError_t device_reduce(void* temp, std::size_t& temp_bytes, const Problem& p,
 }
 
 // The contract's answer for an empty argmin/argmax: the identity and index -1 ("no element"), written
-// here rather than left to whatever CUB's empty-problem path produces.
+// here rather than left to CUB's empty-problem path ({1, numeric max}). A kernel, not a copy from host
+// memory, so that the call can be captured into a CUDA graph.
+template <class T, class ReduceOp>
+__global__ void write_empty_arg(T* out, std::int64_t* index)
+{
+  *out   = ReduceOp::template identity<T>();
+  *index = -1;
+}
+
 template <class T, class ReduceOp>
 Status write_empty_arg_result(const Problem& p, cudaStream_t stream)
 {
-  static const T identity            = ReduceOp::template identity<T>();
-  static const std::int64_t no_index = -1;
-  REDU_CUDA_TRY(cudaMemcpyAsync(p.output, &identity, sizeof(T), cudaMemcpyHostToDevice, stream));
-  REDU_CUDA_TRY(cudaMemcpyAsync(p.indices, &no_index, sizeof(no_index), cudaMemcpyHostToDevice, stream));
+  write_empty_arg<T, ReduceOp><<<1, 1, 0, stream>>>(static_cast<T*>(p.output), p.indices);
+  REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
 }
 

@@ -1,11 +1,17 @@
 // cub::DeviceSegmentedReduce::Sum / Min / Max, and ::Reduce with the project's operator functors:
 // the library baselines for batched rows and for variable segments. CUB gives each segment one thread block, so it shines when there are many
 // medium segments and starves the GPU on a few huge ones or drowns in millions of tiny ones.
+// Float Min/Max of the named baseline go through Reduce with cuda::minimum / cuda::maximum and the
+// contract's identity (+-inf): DeviceSegmentedReduce::Min/Max seed every segment with +-FLT_MAX, so an
+// empty or all-infinite segment would give +-FLT_MAX (device_reduce.cu says the same of DeviceReduce).
 #include "common/typed_reduction.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+
+#include <type_traits>
 
 namespace redu
 {
@@ -41,9 +47,19 @@ cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, const Problem&
   {
     return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
   }
+  else if constexpr (ReduceOp::id == Op::min && std::is_floating_point_v<T>)
+  {
+    return cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, in, out, segments, begin, begin + 1,
+                                              ::cuda::minimum<>{}, MinOp::identity<T>(), stream);
+  }
   else if constexpr (ReduceOp::id == Op::min)
   {
     return cub::DeviceSegmentedReduce::Min(temp, temp_bytes, in, out, segments, begin, begin + 1, stream);
+  }
+  else if constexpr (std::is_floating_point_v<T>)
+  {
+    return cub::DeviceSegmentedReduce::Reduce(temp, temp_bytes, in, out, segments, begin, begin + 1,
+                                              ::cuda::maximum<>{}, MaxOp::identity<T>(), stream);
   }
   else
   {

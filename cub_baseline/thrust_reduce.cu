@@ -25,7 +25,8 @@ public:
                         .source        = "thrust::reduce(thrust::cuda::par.on(stream), ...) (CCCL)",
                         .idea          = "one line of Thrust: CUB underneath, plus a synchronising return to the host",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .deterministic = true,
+                        .graph_capture = false})
   {}
 
   template <class T, class ReduceOp>

@@ -72,7 +72,8 @@ public:
                         .source        = "thrust::transform_reduce(thrust::cuda::par.on(stream), ...) (CCCL)",
                         .idea          = "sum of squares in one Thrust call; synchronises to return the value",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .deterministic = true,
+                        .graph_capture = false})
   {}
 
   template <class T, class ReduceOp>

@@ -30,16 +30,22 @@ Problem accepted_problem(const Reduction& impl, void* input, void* output, const
   return p;
 }
 
-alignas(16) char fake_memory[64];
-void* const fake       = fake_memory;
-const auto* fake_offsets = reinterpret_cast<const std::int64_t*>(fake_memory);
-auto* const fake_indices = reinterpret_cast<std::int64_t*>(fake_memory);
+// Separate (never dereferenced) regions, since overlapping ones are refused: 64 elements of input,
+// 4 outputs, 5 offsets, 4 indices.
+alignas(16) char fake_input[64 * 8];
+alignas(16) char fake_output[4 * 8];
+alignas(16) std::int64_t fake_offset_array[5];
+alignas(16) std::int64_t fake_index_array[4];
+void* const fake         = fake_input;
+void* const fake_out     = fake_output;
+const auto* fake_offsets = fake_offset_array;
+auto* const fake_indices = fake_index_array;
 
 TEST(Validation, AcceptsAWellFormedProblemForEveryImplementation)
 {
   for (const Reduction* impl : registry())
   {
-    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake, fake_offsets, fake_indices)).ok()) << impl->info().name;
+    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices)).ok()) << impl->info().name;
   }
 }
 
@@ -48,7 +54,7 @@ TEST(Validation, RejectsNullPointersNegativeSizesAndBadShapes)
   for (const Reduction* impl : registry())
   {
     SCOPED_TRACE(impl->info().name);
-    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets, fake_indices);
+    const Problem good = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
     Problem p          = good;
     p.input            = nullptr;
     EXPECT_NE(validate(*impl, p).message().find("null input"), std::string::npos);
@@ -83,13 +89,77 @@ TEST(Validation, RejectsNullPointersNegativeSizesAndBadShapes)
   }
 }
 
+// The memory rules of problem.hpp: misaligned pointers, outputs overlapping anything else, and a
+// segmented problem without segments but with elements are refused before launch.
+TEST(Validation, RejectsMisalignedPointersOverlapsAndElementsOutsideEverySegment)
+{
+  for (const Reduction* impl : registry())
+  {
+    SCOPED_TRACE(impl->info().name);
+    const Info& info   = impl->info();
+    const Problem good = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
+    const auto expect_refused = [&](const Problem& p, const char* expected) {
+      const Status status = validate(*impl, p);
+      EXPECT_NE(status.message().find(expected), std::string::npos)
+          << "expected \"" << expected << "\", got \"" << status.message() << "\"";
+    };
+    Problem p = good;
+    p.input   = fake_input + 1;
+    expect_refused(p, "input pointer is not aligned");
+    p        = good;
+    p.output = fake_output + 2;
+    expect_refused(p, "output pointer is not aligned");
+    p        = good;
+    p.output = fake_input + 64; // inside the input
+    expect_refused(p, "output overlaps the input");
+    p       = good;
+    p.input = fake_output; // the input covers the output
+    expect_refused(p, "output overlaps the input");
+    for (Op op : {Op::argmin, Op::argmax})
+    {
+      if (info.supports(op))
+      {
+        p         = good;
+        p.op      = op;
+        p.indices = reinterpret_cast<std::int64_t*>(fake_input);
+        expect_refused(p, "indices overlaps the input");
+        p         = good;
+        p.op      = op;
+        p.indices = reinterpret_cast<std::int64_t*>(fake_output);
+        expect_refused(p, "output overlaps the indices");
+        p         = good;
+        p.op      = op;
+        p.indices = reinterpret_cast<std::int64_t*>(fake_input + 4);
+        expect_refused(p, "indices pointer is not aligned");
+      }
+    }
+    if (info.supports(Kind::segmented))
+    {
+      p         = good;
+      p.kind    = Kind::segmented;
+      p.offsets = reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(fake_offset_array) + 4);
+      expect_refused(p, "offsets pointer is not aligned");
+      p         = good;
+      p.kind    = Kind::segmented;
+      p.offsets = reinterpret_cast<const std::int64_t*>(fake_output); // the output is written over them
+      expect_refused(p, "output overlaps the offsets");
+      p          = good;
+      p.kind     = Kind::segmented;
+      p.segments = 0;
+      expect_refused(p, "no segments but n = 64");
+      p.n = 0;
+      EXPECT_TRUE(validate(*impl, p).ok()) << "no segments and no elements is a valid (empty) problem";
+    }
+  }
+}
+
 TEST(Validation, RejectsWhatAnImplementationDoesNotDeclare)
 {
   for (const Reduction* impl : registry())
   {
     SCOPED_TRACE(impl->info().name);
     const Info& info = impl->info();
-    const Problem good = accepted_problem(*impl, fake, fake, fake_offsets, fake_indices);
+    const Problem good = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
     for (DType dtype : all_dtypes)
     {
       Problem p = good;
@@ -143,9 +213,26 @@ TEST(BadInputOnGpu, RefusedCallsWriteNothing)
     p   = good;
     p.n = -5;
     bad.push_back(p);
+    p       = good;
+    p.input = output.data(); // the output lies inside the input
+    bad.push_back(p);
+    p        = good;
+    p.output = static_cast<char*>(output.data()) + 1;
+    bad.push_back(p);
+    if (good.kind == Kind::segmented)
+    {
+      p         = good;
+      p.offsets = reinterpret_cast<const std::int64_t*>(static_cast<const char*>(offsets.data()) + 4);
+      bad.push_back(p); // a misaligned offsets read once ended the CUDA context of the whole process
+    }
     for (const Problem& problem : bad)
     {
       EXPECT_FALSE(run(*impl, problem, workspace, nullptr).ok());
+    }
+    if (workspace.bytes > 0)
+    {
+      const Status aliased = run(*impl, good, Workspace{input.data(), workspace.bytes}, nullptr);
+      EXPECT_NE(aliased.message().find("workspace overlaps the input"), std::string::npos) << aliased.message();
     }
     if (workspace.bytes > 0)
     {

@@ -1,7 +1,16 @@
 // The shared correctness harness: every registered implementation x its declared element types x
-// operators x problem kinds, each over the edge sizes and shapes in support/shapes.hpp, on fresh random
-// data, against an independent CPU reference. Implementations that declare themselves deterministic
-// are also run again on the same input and must reproduce the result bit for bit.
+// operators x problem kinds, each over the edge sizes and shapes in support/shapes.hpp, against an
+// independent CPU reference. Four kinds of data:
+//  - random (mixed signs, fresh every run): floats within the implementation's stated error bound;
+//  - exact (float sums only): integers, and multiples of the smallest subnormal, whose every partial
+//    sum is representable, so any summation order gives the exact sum: tolerance 0, and one dropped or
+//    doubled element fails;
+//  - same-sign (float sums only): the worst case for the error bound;
+//  - full-range integers (integer sums only): the sums wrap, and must wrap like two's complement.
+// Every input is padded on both sides with poison (NaN, or the value that would win a min/max), and a
+// segmented input's elements before its first offset too, so an over-read changes the result. Outputs
+// are poisoned before every run. Implementations that declare themselves deterministic are also run
+// again on the same input and must reproduce the result bit for bit.
 #include "support/cases.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
@@ -41,26 +50,82 @@ std::int64_t segment_begin(const Shape& shape, Kind kind, std::int64_t i)
   return kind == Kind::segmented ? shape.offsets[i] : i * (shape.segments > 0 ? shape.n / shape.segments : 0);
 }
 
-class Correctness : public testing::TestWithParam<Case>
+enum class Data
 {
-protected:
-  // Checks one shape; the input starts `misalign` elements past a 256-byte aligned allocation.
-  template <class T>
-  void check(const Shape& shape, std::mt19937_64& rng, int misalign);
+  random,
+  exact_integers,
+  exact_subnormals,
+  same_sign,
+  full_range_integers
 };
 
-template <class T>
-void Correctness::check(const Shape& shape, std::mt19937_64& rng, int misalign)
+const char* to_string(Data data)
 {
-  const Case& c = GetParam();
-  SCOPED_TRACE("shape " + shape.label + ", input misaligned by " + std::to_string(misalign) + " elements");
-  const std::vector<T> values = random_values<T>(shape.n, c.op, rng);
+  switch (data)
+  {
+    case Data::random:
+      return "random";
+    case Data::exact_integers:
+      return "exact integers";
+    case Data::exact_subnormals:
+      return "exact multiples of the smallest subnormal";
+    case Data::same_sign:
+      return "same-sign";
+    case Data::full_range_integers:
+      break;
+  }
+  return "full-range integers";
+}
+
+template <class T>
+std::vector<T> values_for(Data data, std::int64_t n, Op op, std::mt19937_64& rng)
+{
+  if constexpr (std::is_floating_point_v<T>)
+  {
+    if (data == Data::exact_integers || data == Data::exact_subnormals)
+    {
+      return exact_values<T>(n, op, data == Data::exact_subnormals, rng);
+    }
+  }
+  else if (data == Data::full_range_integers)
+  {
+    std::uniform_int_distribution<T> any(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+    std::vector<T> values(static_cast<std::size_t>(n));
+    std::generate(values.begin(), values.end(), [&] { return any(rng); });
+    return values;
+  }
+  std::vector<T> values = random_values<T>(n, op, rng);
+  if (data == Data::same_sign)
+  {
+    for (T& v : values)
+    {
+      v = v < 0 ? -v : v;
+    }
+  }
+  return values;
+}
+
+// Runs case `c` on one shape and checks every output. The input starts `misalign` elements past a
+// 256-byte boundary of its allocation, behind 256 bytes of poison, and is followed by 256 more.
+template <class T>
+void check(const Case& c, const Shape& shape, Data data, std::mt19937_64& rng, int misalign)
+{
+  SCOPED_TRACE("shape " + shape.label + ", " + to_string(data) + " data, input misaligned by "
+               + std::to_string(misalign) + " elements");
+  std::vector<T> values = values_for<T>(data, shape.n, c.op, rng);
+  const T poison_element = poison_value<T>(c.op);
+  if (c.kind == Kind::segmented && shape.segments > 0)
+  {
+    std::fill(values.begin(), values.begin() + shape.offsets.front(), poison_element); // never read
+  }
+  const std::int64_t guard = 256 / sizeof(T);
 
   DeviceBuffer input, output, indices, offsets, workspace_buffer;
-  std::vector<T> padded(misalign, T(0));
+  std::vector<T> padded(guard + misalign, poison_element);
   padded.insert(padded.end(), values.begin(), values.end());
+  padded.insert(padded.end(), guard, poison_element);
   ASSERT_OK(upload(padded, input));
-  const void* input_start = input.as<const T>() + misalign;
+  const void* input_start = input.as<const T>() + guard + misalign;
   ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
   if (is_arg(c.op))
   {
@@ -91,15 +156,16 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng, int misalign)
   ASSERT_TRUE(first.ok()) << first.message();
   ASSERT_EQ(static_cast<std::int64_t>(result.size()), shape.segments);
 
-  int failures = 0;
+  const bool exact = data == Data::exact_integers || data == Data::exact_subnormals;
+  int failures     = 0;
   for (std::int64_t i = 0; i < shape.segments; ++i)
   {
     const std::int64_t begin = segment_begin(shape, c.kind, i);
     const std::int64_t end   = c.kind == Kind::segmented ? shape.offsets[i + 1] : begin + shape.n / shape.segments;
     const Reference ref      = reference(values, begin, end, c.op);
     const long double got    = static_cast<long double>(result[i]);
-    const long double tol    = tolerance<T>(ref, c.op);
-    const bool value_ok      = !std::isnan(got) && std::fabs(got - ref.value) <= tol;
+    const long double tol    = exact ? 0 : tolerance<T>(ref, c.op, sum_error_factor(*c.impl, problem, ref.count));
+    const bool value_ok      = !std::isnan(got) && (got == ref.value || std::fabs(got - ref.value) <= tol);
     const bool index_ok      = !is_arg(c.op) || result_indices[i] == ref.index;
     if (!(value_ok && index_ok) && ++failures <= 5)
     {
@@ -114,7 +180,7 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng, int misalign)
 
   if (c.impl->info().deterministic && shape.n >= 4096)
   {
-    const std::vector<T> first_result                = result;
+    const std::vector<T> first_result             = result;
     const std::vector<std::int64_t> first_indices = result_indices;
     for (int repeat = 0; repeat < 2; ++repeat)
     {
@@ -123,54 +189,30 @@ void Correctness::check(const Shape& shape, std::mt19937_64& rng, int misalign)
       ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
       ASSERT_TRUE(again.ok()) << again.message();
       ASSERT_TRUE(same_bits(first_result, result) && first_indices == result_indices)
-        << "declared deterministic, but run " << repeat + 2 << " gave different bits";
+          << "declared deterministic, but run " << repeat + 2 << " gave different bits";
     }
   }
 }
 
-TEST_P(Correctness, MatchesReferenceOnEveryShape)
+// Checks case `c` with `data` on every shape of its kind (optionally only those labelled `only`),
+// at each misalignment in `misaligns`.
+void check_shapes(const Case& c, Data data, const std::vector<int>& misaligns,
+                  const std::vector<std::string>& only = {})
 {
-  REDU_REQUIRE_GPU();
-  const Case& c            = GetParam();
   const std::uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (const Shape& shape : shapes_for(c.kind, rng))
   {
-    if (shape.n > c.impl->info().max_n || shape.n > max_test_n())
+    if ((!only.empty() && std::find(only.begin(), only.end(), shape.label) == only.end())
+        || shape.n > c.impl->info().max_n || shape.n > max_test_n())
     {
       continue; // refusals past max_n are checked in bad_input_test.cpp
     }
-    visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng, 0); });
-    if (HasFatalFailure())
+    for (int misalign : misaligns)
     {
-      return;
-    }
-  }
-}
-
-// Vectorised kernels must handle any element-aligned start: offsets of 1, 2 and 3 elements from an
-// aligned allocation, on shapes with ragged heads and tails.
-TEST_P(Correctness, MatchesReferenceAtMisalignedInputs)
-{
-  REDU_REQUIRE_GPU();
-  const Case& c            = GetParam();
-  const std::uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const std::vector<std::string> labels = {"n=1025", "n=65537", "n=999983", "7x333", "64x4097", "mixed-with-empties",
-                                           "lognormal"};
-  for (const Shape& shape : shapes_for(c.kind, rng))
-  {
-    if (std::find(labels.begin(), labels.end(), shape.label) == labels.end() || shape.n > c.impl->info().max_n
-        || shape.n > max_test_n())
-    {
-      continue;
-    }
-    for (int misalign = 1; misalign <= 3; ++misalign)
-    {
-      visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(shape, rng, misalign); });
-      if (HasFatalFailure())
+      visit_dtype(c.dtype, [&](auto type) { check<decltype(type)>(c, shape, data, rng, misalign); });
+      if (testing::Test::HasFatalFailure())
       {
         return;
       }
@@ -178,7 +220,85 @@ TEST_P(Correctness, MatchesReferenceAtMisalignedInputs)
   }
 }
 
+class Correctness : public testing::TestWithParam<Case>
+{};
+
+TEST_P(Correctness, MatchesReferenceOnEveryShape)
+{
+  REDU_REQUIRE_GPU();
+  check_shapes(GetParam(), Data::random, {0});
+}
+
+// Vectorised kernels must handle any element-aligned start: offsets of 1, 2 and 3 elements from an
+// aligned allocation, on shapes with ragged heads and tails.
+TEST_P(Correctness, MatchesReferenceAtMisalignedInputs)
+{
+  REDU_REQUIRE_GPU();
+  check_shapes(GetParam(), Data::random, {1, 2, 3},
+               {"n=1025", "n=65537", "n=999983", "7x333", "64x4097", "mixed-with-empties", "lognormal", "late-start"});
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(registered_cases()), case_name);
+
+// Float sums (sum, sum_squares) only: the cases below exist for them alone.
+std::vector<Case> float_sum_cases()
+{
+  std::vector<Case> cases;
+  for (const Case& c : registered_cases())
+  {
+    if (is_floating(c.dtype) && (c.op == Op::sum || c.op == Op::sum_squares))
+    {
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
+class FloatSums : public testing::TestWithParam<Case>
+{};
+
+// Exact data: tolerance 0. Sums of subnormals must not be flushed to zero.
+TEST_P(FloatSums, ExactDataGiveExactSums)
+{
+  REDU_REQUIRE_GPU();
+  check_shapes(GetParam(), Data::exact_integers, {0, 1});
+  if (GetParam().op == Op::sum)
+  {
+    check_shapes(GetParam(), Data::exact_subnormals, {0});
+  }
+}
+
+TEST_P(FloatSums, SameSignDataStayWithinTheStatedBound)
+{
+  REDU_REQUIRE_GPU();
+  check_shapes(GetParam(), Data::same_sign, {0});
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, FloatSums, testing::ValuesIn(float_sum_cases()), case_name);
+
+std::vector<Case> integer_sum_cases()
+{
+  std::vector<Case> cases;
+  for (const Case& c : registered_cases())
+  {
+    if (!is_floating(c.dtype) && (c.op == Op::sum || c.op == Op::sum_squares))
+    {
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
+class IntegerSums : public testing::TestWithParam<Case>
+{};
+
+TEST_P(IntegerSums, WrapLikeTwosComplement)
+{
+  REDU_REQUIRE_GPU();
+  check_shapes(GetParam(), Data::full_range_integers, {0});
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, IntegerSums, testing::ValuesIn(integer_sum_cases()), case_name);
 
 } // namespace
 } // namespace redu::test

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <regex>
 #include <set>
@@ -23,14 +25,54 @@ TEST(Reference, SumsIntegersExactly)
   EXPECT_EQ(reference(values, 1, 3, Op::sum).value, -93.0L);
 }
 
-TEST(Reference, MinMaxAndEmptyRangesGiveCubIdentities)
+TEST(Reference, MinMaxAndEmptyRangesGiveTheContractsIdentities)
 {
   const std::vector<float> values = {3.5f, -2.0f, 8.0f};
+  const long double inf           = std::numeric_limits<long double>::infinity();
   EXPECT_EQ(reference(values, 0, 3, Op::min).value, -2.0L);
   EXPECT_EQ(reference(values, 0, 3, Op::max).value, 8.0L);
-  EXPECT_EQ(reference(values, 1, 1, Op::min).value, static_cast<long double>(std::numeric_limits<float>::max()));
-  EXPECT_EQ(reference(values, 1, 1, Op::max).value, static_cast<long double>(std::numeric_limits<float>::lowest()));
+  EXPECT_EQ(reference(values, 1, 1, Op::min).value, inf);
+  EXPECT_EQ(reference(values, 1, 1, Op::max).value, -inf);
   EXPECT_EQ(reference(values, 1, 1, Op::sum).value, 0.0L);
+  const std::vector<float> all_inf = {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()};
+  EXPECT_EQ(reference(all_inf, 0, 2, Op::min).value, inf) << "not FLT_MAX";
+  EXPECT_EQ(reference(all_inf, 0, 2, Op::argmin).index, 0);
+  const std::vector<std::int32_t> ints = {5};
+  EXPECT_EQ(reference(ints, 0, 0, Op::min).value, static_cast<long double>(INT32_MAX));
+}
+
+TEST(Reference, IntegerSumsWrapLikeTwosComplement)
+{
+  const std::vector<std::int32_t> values = {INT32_MAX, 1, INT32_MAX};
+  EXPECT_EQ(reference(values, 0, 2, Op::sum).value, static_cast<long double>(INT32_MIN));
+  EXPECT_EQ(reference(values, 0, 3, Op::sum).value, -1.0L) << "2^31 - 1 + 1 + 2^31 - 1 wraps to -1";
+  const std::vector<std::int64_t> wide = {INT64_MAX, 2};
+  EXPECT_EQ(reference(wide, 0, 2, Op::sum).value, static_cast<long double>(INT64_MIN + 1));
+}
+
+TEST(ExactValues, EveryPartialSumIsRepresentableAndSubnormalsAreKept)
+{
+  std::mt19937_64 rng(3);
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, (std::int64_t{1} << 24) + 3})
+  {
+    for (const bool subnormal : {false, true})
+    {
+      const auto values  = exact_values<float>(n, Op::sum, subnormal, rng);
+      long double units  = 0;
+      bool any_nonzero   = false;
+      for (float v : values)
+      {
+        units += std::fabs(v / (subnormal ? std::numeric_limits<float>::denorm_min() : 1.0f));
+        any_nonzero = any_nonzero || v != 0;
+      }
+      EXPECT_LE(units, 1 << 24) << "n = " << n;
+      EXPECT_TRUE(any_nonzero) << "n = " << n;
+      if (subnormal)
+      {
+        EXPECT_TRUE(std::all_of(values.begin(), values.end(), [](float v) { return std::fabs(v) < FLT_MIN; }));
+      }
+    }
+  }
 }
 
 TEST(Reference, ArgMinMaxReportTheFirstOccurrenceAndMinusOneWhenEmpty)
@@ -62,12 +104,15 @@ TEST(Tolerance, GrowsWithLog2NAndSumOfMagnitudesAndIsZeroWhenExact)
   ref.sum_abs = 1000;
   ref.count   = 1 << 20;
   const long double u = std::numeric_limits<float>::epsilon() / 2;
-  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum)), static_cast<double>(2 * 21 * u * 1000));
+  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum, tree_factor(ref.count))),
+                   static_cast<double>(2 * 21 * u * 1000));
   ref.count = 1 << 10;
-  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum)), static_cast<double>(2 * 11 * u * 1000));
-  EXPECT_EQ(tolerance<float>(ref, Op::min), 0);
-  EXPECT_EQ(tolerance<std::int32_t>(ref, Op::sum), 0);
-  EXPECT_LT(tolerance<double>(ref, Op::sum), tolerance<float>(ref, Op::sum));
+  EXPECT_DOUBLE_EQ(static_cast<double>(tolerance<float>(ref, Op::sum, tree_factor(ref.count))),
+                   static_cast<double>(2 * 11 * u * 1000));
+  EXPECT_EQ(tolerance<float>(ref, Op::min, tree_factor(ref.count)), 0);
+  EXPECT_EQ(tolerance<std::int32_t>(ref, Op::sum, tree_factor(ref.count)), 0);
+  EXPECT_LT(tolerance<double>(ref, Op::sum, tree_factor(ref.count)), tolerance<float>(ref, Op::sum, tree_factor(ref.count)));
+  EXPECT_EQ(tree_factor(1), 0) << "one term: nothing is rounded";
 }
 
 TEST(Tolerance, CatchesAnErrorOfOneElementInASmallSum)
@@ -76,7 +121,7 @@ TEST(Tolerance, CatchesAnErrorOfOneElementInASmallSum)
   const auto values   = random_values<float>(1000, Op::sum, rng);
   const Reference ref = reference(values, 0, 1000, Op::sum);
   // Dropping the first element must be detected: the test can fail.
-  EXPECT_GT(std::fabs(static_cast<long double>(values[0])), tolerance<float>(ref, Op::sum));
+  EXPECT_GT(std::fabs(static_cast<long double>(values[0])), tolerance<float>(ref, Op::sum, tree_factor(1000)));
 }
 
 TEST(RandomValues, IntegerSumsStayExactAndFloatsHaveMixedSigns)

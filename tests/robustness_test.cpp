@@ -1,18 +1,9 @@
 // Robustness beyond random data: special floating-point values, concurrent and back-to-back calls,
 // and inputs of more than 2^31 elements.
 //
-// Special values, for every implementation that reduces float or double, in every kind it declares
-// (GUIDE: match CUB). This comment is where the semantics are documented:
-//  - sum: a NaN anywhere in a row gives NaN; +inf (without -inf or NaN) gives +inf, -inf likewise -inf;
-//    +inf and -inf together give NaN. Rows without special values are unaffected by their neighbours.
-//  - min/max: an infinity is an ordinary extreme (-inf is the min, +inf the max). +0 and -0 compare
-//    equal, so the min (max) of a zero of each sign and larger (smaller) values is a zero of either sign.
-//  - argmin/argmax: -inf is the argmin and +inf the argmax like any extreme. Among equal extremes
-//    (repeated values, or +0 and -0) the first occurrence wins and its own value is written, sign
-//    included, as CUB's ArgMin/ArgMax do.
-//  - a NaN in min, max, argmin or argmax input gives an unspecified result, as with CUB: which operand
-//    a comparison keeps depends on the order of the tree, so it is not tested.
-//  - an empty segment gives the operator's identity, whatever its neighbours hold.
+// Special values, for every implementation that reduces float or double, in every kind it declares,
+// follow the rules stated in common/problem.hpp (NaN and infinities in sums, +-inf identities so that
+// all-infinite inputs give the infinity, signed zeros, first occurrence for argmin/argmax).
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -125,6 +116,8 @@ void check_special_values(const Reduction& impl)
   {
     ASSERT_OK(reduce_host_values(impl, Op::min, with(Op::min, {-inf, inf}), got));
     EXPECT_EQ(got, -inf);
+    ASSERT_OK(reduce_host_values(impl, Op::min, std::vector<T>(100003, inf), got));
+    EXPECT_EQ(got, inf) << "the min of +inf values is +inf (not the largest finite value)";
     const std::vector<T> signed_zeros = {T(0), -T(0), T(1)};
     ASSERT_OK(reduce_host_values(impl, Op::min, signed_zeros, got));
     EXPECT_EQ(got, T(0)) << "min(+0, -0, 1) must be a zero (either sign)";
@@ -133,6 +126,8 @@ void check_special_values(const Reduction& impl)
   {
     ASSERT_OK(reduce_host_values(impl, Op::max, with(Op::max, {inf, -inf}), got));
     EXPECT_EQ(got, inf);
+    ASSERT_OK(reduce_host_values(impl, Op::max, std::vector<T>(100003, -inf), got));
+    EXPECT_EQ(got, -inf) << "the max of -inf values is -inf (not the lowest finite value)";
   }
 }
 
@@ -164,6 +159,7 @@ struct SpecialPlan
 {
   std::vector<T> specials; // written at distinct random positions of the row
   bool one_signed = false; // min: the row's other values made positive, max: negative, so a zero is the extreme
+  bool whole_row  = false; // every element of the row is specials[0]
 };
 
 template <class T>
@@ -177,9 +173,9 @@ std::vector<SpecialPlan<T>> special_plans(Op op)
     case Op::sum:
       return {{{nan}}, {{inf, inf}}, {{inf, -inf}}, {{-inf}}, {{nan, -inf}}};
     case Op::min:
-      return {{{-inf}}, {{-inf, inf}}, {{inf}}, zeros};
+      return {{{-inf}}, {{-inf, inf}}, {{inf}}, zeros, {{inf}, false, true}};
     default:
-      return {{{inf}}, {{inf, -inf}}, {{-inf}}, zeros};
+      return {{{inf}}, {{inf, -inf}}, {{-inf}}, zeros, {{-inf}, false, true}};
   }
 }
 
@@ -262,6 +258,12 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     {
       continue; // too short for this plan: an ordinary row
     }
+    if (plan.whole_row)
+    {
+      std::fill(values.begin() + begin, values.begin() + end, plan.specials[0]);
+      planted[r] = plan.specials;
+      continue;
+    }
     if (plan.one_signed)
     {
       for (std::int64_t i = begin; i < end; ++i)
@@ -288,8 +290,10 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     const bool special_sum = op == Op::sum && !planted[r].empty();
     std::ostringstream specials;
     std::copy(planted[r].begin(), planted[r].end(), std::ostream_iterator<T>(specials, " "));
+    const Problem p{layout.kind, dtype_of_value<T>(), op, layout.n(), layout.rows()};
     return RowExpectation{special_sum ? sum_with_specials(planted[r]) : ref.value,
-                          special_sum ? 0 : tolerance<T>(ref, op), " with specials { " + specials.str() + "}"};
+                          special_sum ? 0 : tolerance<T>(ref, op, sum_error_factor(impl, p, ref.count)),
+                          " with specials { " + specials.str() + "}"};
   });
 }
 
@@ -345,6 +349,12 @@ void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19
   ASSERT_OK(reduce_rows(impl, op, layout, values, got, index));
   EXPECT_EQ(index.at(0), first);
   EXPECT_EQ(got.at(0), extreme);
+
+  // Every element the opposite infinity (the identity): it is still the extreme, found at index 0.
+  std::vector<T> all_identity(n, -extreme);
+  ASSERT_OK(reduce_rows(impl, op, layout, all_identity, got, index));
+  EXPECT_EQ(index.at(0), 0) << "all values equal: the first wins";
+  EXPECT_EQ(got.at(0), -extreme);
 
   for (T& v : values)
   {
@@ -469,7 +479,7 @@ TEST(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
 }
 
 // Sums a random device input of n elements of T (from `seed`) with every full implementation that
-// declares a T sum and hands each result to check(result); an implementation whose max_n is below n
+// declares a T sum and hands each result to check(implementation, result); an implementation whose max_n is below n
 // must refuse the problem instead. Skips when the device has no room for the input.
 template <class T, class Check> void sum_with_every_implementation(std::int64_t n, std::uint64_t seed, Check check)
 {
@@ -505,7 +515,7 @@ template <class T, class Check> void sum_with_every_implementation(std::int64_t 
     ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
     std::vector<T> got;
     ASSERT_OK(download(output, got));
-    check(got.at(0));
+    check(*impl, got.at(0));
     ++checked;
   }
   EXPECT_GT(checked, 0);
@@ -524,7 +534,9 @@ TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
     expected += random_element<std::int32_t>(seed, i);
   }
   ASSERT_LT(std::llabs(expected), std::int64_t{1} << 31) << "the reference must fit the int32 result";
-  sum_with_every_implementation<std::int32_t>(n, seed, [&](std::int32_t got) { EXPECT_EQ(got, expected); });
+  sum_with_every_implementation<std::int32_t>(n, seed, [&](const Reduction&, std::int32_t got) {
+    EXPECT_EQ(got, expected);
+  });
 }
 
 // Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
@@ -538,10 +550,11 @@ template <class T> void check_large_float_sum(std::int64_t n)
   {
     values[static_cast<std::size_t>(i)] = random_element<T>(seed, i);
   }
-  const Reference ref     = reference(values, 0, n, Op::sum);
-  const long double bound = tolerance<T>(ref, Op::sum);
-  sum_with_every_implementation<T>(n, seed, [&](T got) {
-    EXPECT_LE(std::fabs(static_cast<long double>(got) - ref.value), bound)
+  const Reference ref = reference(values, 0, n, Op::sum);
+  const Problem p{Kind::full, dtype_of_value<T>(), Op::sum, n, 1};
+  sum_with_every_implementation<T>(n, seed, [&](const Reduction& impl, T got) {
+    EXPECT_LE(std::fabs(static_cast<long double>(got) - ref.value),
+              tolerance<T>(ref, Op::sum, sum_error_factor(impl, p, n)))
         << "got " << got << ", reference " << static_cast<double>(ref.value);
   });
 }
@@ -586,8 +599,10 @@ template <class T> void check_long_segments(std::int64_t typical_length)
     std::vector<T> got;
     std::vector<std::int64_t> indices;
     ASSERT_OK(reduce_rows(*impl, Op::sum, layout, values, got, indices));
+    const Problem p{Kind::segmented, dtype_of_value<T>(), Op::sum, layout.n(), layout.rows()};
     expect_rows_match(layout, got, [&](std::int64_t r) {
-      return RowExpectation{refs[r].value, tolerance<T>(refs[r], Op::sum), ""};
+      return RowExpectation{refs[r].value, tolerance<T>(refs[r], Op::sum, sum_error_factor(*impl, p, refs[r].count)),
+                            ""};
     });
     ++checked;
   }

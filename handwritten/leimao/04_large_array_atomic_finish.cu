@@ -2,8 +2,10 @@
 //
 // Idea: reshape the array into rows exactly as 03 does, but instead of writing each row's value to a
 // partial and launching again, thread 0 of each block combines it into the single output with an atomic:
-// atomicAdd for sums, atomicMin/atomicMax for integers, and a compare-and-swap loop for float and double
-// min/max (there is no floating-point atomicMin/Max). The output is first set to the operator's identity
+// atomicAdd for integer sums, atomicMin/atomicMax for integers, and a compare-and-swap loop for every
+// float and double combine (there is no floating-point atomicMin/Max, and the f32 atomicAdd on global
+// memory flushes subnormal operands to zero, so a float sum of subnormals would come out 0; the loop
+// adds in ordinary arithmetic, which keeps them). The output is first set to the operator's identity
 // by a one-thread kernel (a memset cannot write +inf-like identities), so n = 0 yields the identity.
 // Flaw of 03 it removes: the second level's launch and the partials' round trip through memory.
 // Flaw it adds: the order in which blocks' atomics land varies from run to run, so float and double sums
@@ -58,14 +60,7 @@ __device__ void atomic_combine(T* address, T value, ReduceOp op)
 {
   if constexpr (std::is_floating_point_v<T>)
   {
-    if constexpr (ReduceOp::id == Op::sum)
-    {
-      atomicAdd(address, value);
-    }
-    else
-    {
-      atomic_combine_cas(address, value, op);
-    }
+    atomic_combine_cas(address, value, op);
   }
   else if constexpr (sizeof(T) == 4)
   {
@@ -113,6 +108,13 @@ __global__ void write_identity(T* out)
   *out = ReduceOp::template identity<T>();
 }
 
+// The error bound's arrival-order term (Info::unordered_partials): one partial per row.
+std::int64_t rows_in_arrival_order(const Problem& p)
+{
+  const std::int64_t row_length = reshape_row_length(p.n);
+  return (p.n + row_length - 1) / row_length;
+}
+
 class LargeArrayAtomic : public TypedReduction<LargeArrayAtomic>
 {
 public:
@@ -122,7 +124,8 @@ public:
                       .source        = "Lei Mao, CUDA Reduction (2024), Large Array Reduce Sum: atomic operations",
                       .idea          = "view one array as a batch of rows; each row's block combines atomically",
                       .kinds         = {Kind::full},
-                      .deterministic = false})
+                      .deterministic = false,
+                      .unordered_partials = rows_in_arrival_order})
   {}
 
   template <class T, class ReduceOp>

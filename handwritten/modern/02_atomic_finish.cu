@@ -14,6 +14,11 @@
 // Flaw introduced: floating-point sums are added in the order blocks finish, so they are not
 // reproducible bit for bit (deterministic = false). Integer sums, min and max still are (exact or
 // order-free). NaN is outside the key order: with NaN inputs min/max are undefined here.
+// A trap avoided: the f32 global atomic add (red.global.add.f32) flushes subnormal operands and results
+// to zero, so a float sum of subnormals came out 0. Float sums therefore accumulate in a double (its
+// atomic add keeps subnormals, and every float partial is exact in it); the last block rounds it to
+// float once. Same one atomic per block, and the float error bound gains no term for the arrival order
+// (unordered_partials: 0 for floats, the block count for doubles).
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and calls that share it stream-ordered. A grid of one block writes its result directly.
 // Source: Lei Mao, "CUDA Reduction", Large Array Reduce Sum (finish with atomics), made single-launch
@@ -22,6 +27,7 @@
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace redu::modern
@@ -39,6 +45,10 @@ constexpr int unroll = 8;
 constexpr std::int64_t large_input_bytes = std::int64_t{1} << 29;
 
 template <class T> using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+
+// The accumulator's word: 64 bits for every sum of floats (a double, see above), else the element's width.
+template <class T, class ReduceOp>
+using AccumulatorWord = std::conditional_t<ReduceOp::id == Op::sum && std::is_floating_point_v<T>, unsigned long long, Word<T>>;
 
 template <class T> constexpr Word<T> sign_bit = Word<T>(1) << (8 * sizeof(T) - 1);
 
@@ -77,13 +87,15 @@ template <class T> __device__ __forceinline__ T from_ordered(Word<T> key)
 // How a value enters the zero-initialised accumulator, and how the final word becomes a value again.
 template <class T, class ReduceOp> struct Accumulator
 {
-  __device__ static void combine(Word<T>* word, T x)
+  using Stored = AccumulatorWord<T, ReduceOp>;
+
+  __device__ static void combine(Stored* word, T x)
   {
     if constexpr (ReduceOp::id == Op::sum)
     {
       if constexpr (std::is_floating_point_v<T>)
       {
-        atomicAdd(reinterpret_cast<T*>(word), x);
+        atomicAdd(reinterpret_cast<double*>(word), static_cast<double>(x));
       }
       else
       {
@@ -100,9 +112,15 @@ template <class T, class ReduceOp> struct Accumulator
     }
   }
 
-  __device__ static T decode(Word<T> word)
+  __device__ static T decode(Stored word)
   {
-    if constexpr (ReduceOp::id == Op::sum)
+    if constexpr (ReduceOp::id == Op::sum && std::is_floating_point_v<T>)
+    {
+      double x;
+      std::memcpy(&x, &word, sizeof(x));
+      return static_cast<T>(x);
+    }
+    else if constexpr (ReduceOp::id == Op::sum)
     {
       T x;
       std::memcpy(&x, &word, sizeof(T));
@@ -122,7 +140,7 @@ template <class T, class ReduceOp> struct Accumulator
 template <int Threads, class T, class ReduceOp>
 __global__ void __launch_bounds__(Threads)
     atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
-                  T* __restrict__ out, Word<T>* accumulator, unsigned* ticket, ReduceOp op)
+                  T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket, ReduceOp op)
 {
   const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (threadIdx.x != 0)
@@ -138,9 +156,22 @@ __global__ void __launch_bounds__(Threads)
   if (last_arrival(ticket, gridDim.x))
   {
     // Read and zero in one step: no other block touches the accumulator any more in this launch.
-    *out    = Accumulator<T, ReduceOp>::decode(atomicExch(accumulator, Word<T>(0)));
+    *out    = Accumulator<T, ReduceOp>::decode(atomicExch(accumulator, AccumulatorWord<T, ReduceOp>(0)));
     *ticket = 0;
   }
+}
+
+// The error bound's arrival-order term (Info::unordered_partials): a double sum adds up to one partial
+// per block in arrival order, at most one block per tile of 256 x unroll packs and at most max_grid;
+// a float sum adds only the final rounding of its double accumulator.
+std::int64_t partials_in_arrival_order(const Problem& p)
+{
+  if (p.dtype != DType::f64)
+  {
+    return 1;
+  }
+  const std::int64_t tiles = p.n / (2 * 256 * unroll) + 1;
+  return std::min<std::int64_t>(tiles, max_grid);
 }
 
 class AtomicFinish : public TypedReduction<AtomicFinish>
@@ -152,12 +183,13 @@ public:
                       .source        = "Lei Mao, CUDA Reduction: Large Array Reduce Sum (atomics); CUDA Guide ticket",
                       .idea          = "one launch: each block atomically folds into one word; last block publishes",
                       .kinds         = {Kind::full},
-                      .deterministic = false})
+                      .deterministic = false,
+                      .unordered_partials = partials_in_arrival_order})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace(const Problem&) const
   {
-    return 2 * sizeof(Word<T>); // accumulator, then the ticket counter
+    return 2 * sizeof(AccumulatorWord<T, ReduceOp>); // accumulator, then the ticket counter
   }
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
@@ -176,7 +208,7 @@ private:
     constexpr auto kernel = atomic_finish<Threads, T, ReduceOp>;
     LaunchShape shape;
     REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, default_waves, shape)));
-    auto* accumulator = static_cast<Word<T>*>(ws.data);
+    auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  shape.evict_first, static_cast<T*>(p.output), accumulator,
                                                  reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});

@@ -36,7 +36,9 @@
 // loaded element by element, bodies as 16-byte vectors); n <= 2^34 (the 24-bit entry count and 40-bit
 // chunk count packed into one 64-bit counter); a workspace of lists and partial slots (about 1% of the
 // input's bytes) whose four counters are zero between calls (the last block of the second launch resets
-// them).
+// them). Everything else in it is per-call state written before it is read: a big entry's piece counter
+// is zeroed by the first launch together with the entry, because the lists' layout depends on the
+// problem, so an earlier call of another shape may have left list data where this call counts pieces.
 // Deterministic: each segment is folded in an order fixed by its bounds and the input's address alone
 // (never by which block or warp gets it, nor by the grid size); atomics only hand out list positions
 // and work, and count finished pieces.
@@ -148,7 +150,7 @@ struct Scratch
   SegmentRef* medium_list;
   SegmentRef* big_list;
   std::int64_t* big_first_chunk;    // each big entry's first chunk number (increasing with the entry number)
-  unsigned int* big_pieces_done;    // pieces of a split big segment written so far
+  unsigned int* big_pieces_done;    // pieces of a split big segment written so far (zeroed with its entry)
   T* piece_slots;                   // a split segment's piece partials, at each piece's first chunk number
 };
 
@@ -404,6 +406,7 @@ __global__ void __launch_bounds__(block_threads)
         ws.big_list[entry] = {s, a, b};
         ws.big_first_chunk[entry] =
             static_cast<std::int64_t>(big_base & chunk_mask) + warp_chunks[warp] + chunks_upto - chunks;
+        ws.big_pieces_done[entry] = 0;
       }
       __syncthreads();
 
@@ -444,6 +447,7 @@ __device__ void append_big(Scratch<T> ws, std::int64_t s, std::int64_t a, std::i
   const auto entry                = static_cast<std::int64_t>(packed >> chunk_bits);
   ws.big_list[entry]              = {s, a, b};
   ws.big_first_chunk[entry]       = static_cast<std::int64_t>(packed & chunk_mask);
+  ws.big_pieces_done[entry]       = 0;
 }
 
 // First launch when segments are many and long on average (see run()): one block per segment, as in
@@ -617,8 +621,7 @@ __global__ void __launch_bounds__(block_threads)
               total = block_reduce<block_threads>(total, op);
               if (threadIdx.x == 0)
               {
-                out[s]                    = total;
-                ws.big_pieces_done[entry] = 0;
+                out[s] = total;
               }
             }
           }

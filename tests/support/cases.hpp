@@ -8,6 +8,7 @@
 #include <cctype>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace redu::test
@@ -50,6 +51,33 @@ inline std::string case_name(const testing::TestParamInfo<Case>& info)
 {
   std::string name = info.param.impl->info().name + "_" + to_string(info.param.dtype) + "_"
                    + to_string(info.param.op) + "_" + to_string(info.param.kind);
+  for (char& c : name)
+  {
+    c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  }
+  return name;
+}
+
+// One case per registered implementation x declared kind, for tests that choose types and operators
+// themselves.
+using ImplKind = std::pair<const Reduction*, Kind>;
+
+inline std::vector<ImplKind> implementations_by_kind()
+{
+  std::vector<ImplKind> cases;
+  for (const Reduction* impl : registry())
+  {
+    for (Kind kind : impl->info().kinds)
+    {
+      cases.push_back({impl, kind});
+    }
+  }
+  return cases;
+}
+
+inline std::string impl_kind_name(const testing::TestParamInfo<ImplKind>& info)
+{
+  std::string name = info.param.first->info().name + "_" + to_string(info.param.second);
   for (char& c : name)
   {
     c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

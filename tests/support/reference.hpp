@@ -102,9 +102,12 @@ std::vector<T> random_values(std::int64_t n, Op op, std::mt19937_64& rng)
   return values;
 }
 
+// The contract's identities (common/problem.hpp), written out independently of common/ops.cuh:
+// +-inf for float min/max, the integer type's extremes otherwise.
 template <class T>
 T identity(Op op)
 {
+  constexpr bool has_inf = std::numeric_limits<T>::has_infinity;
   switch (op)
   {
     case Op::sum:
@@ -112,9 +115,63 @@ T identity(Op op)
       return T(0);
     case Op::min:
     case Op::argmin:
-      return std::numeric_limits<T>::max();
+      return has_inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
     default:
-      return std::numeric_limits<T>::lowest();
+      return has_inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  }
+}
+
+// Exact data for float sums: integers times `scale` (1, or the smallest subnormal) whose magnitudes
+// add up to at most 2^digits units, so every partial sum in any order is exactly representable and
+// every implementation must return the exact sum (tolerance 0). Sums of squares use scale 1 (the
+// square of a subnormal underflows). Ints go as high as the budget allows: up to 2^digits / n, at
+// least 1; for n beyond the budget, a random ~90% of the budget's elements are +-1 and the rest 0.
+template <class T>
+std::vector<T> exact_values(std::int64_t n, Op op, bool subnormal_scale, std::mt19937_64& rng)
+{
+  static_assert(std::is_floating_point_v<T>);
+  const long double budget = std::ldexp(1.0L, std::numeric_limits<T>::digits);
+  const bool squares       = op == Op::sum_squares;
+  const T scale            = subnormal_scale && !squares ? std::numeric_limits<T>::denorm_min() : T(1);
+  std::vector<T> values(static_cast<std::size_t>(n));
+  const long double per_element = n > 0 ? budget / n : budget;
+  const long double bound       = std::min<long double>(squares ? std::sqrt(per_element) : per_element, 1 << 20);
+  if (bound >= 1)
+  {
+    std::uniform_int_distribution<std::int64_t> dist(-static_cast<std::int64_t>(bound), static_cast<std::int64_t>(bound));
+    std::generate(values.begin(), values.end(), [&] { return static_cast<T>(dist(rng)) * scale; });
+    return values;
+  }
+  std::bernoulli_distribution nonzero(0.9L * per_element), negative(0.5);
+  long double total = 0;
+  for (T& v : values)
+  {
+    if (total + 1 <= budget && nonzero(rng))
+    {
+      v = negative(rng) ? -scale : scale;
+      total += 1;
+    }
+  }
+  return values;
+}
+
+// Values that an over-read before or after the input (or before the first offset) cannot hide: NaN
+// for float sums, the opposite extreme for min/max (-inf for min, +inf for max), and for integer
+// sums a large value.
+template <class T>
+T poison_value(Op op)
+{
+  constexpr bool floating = std::is_floating_point_v<T>;
+  switch (op)
+  {
+    case Op::sum:
+    case Op::sum_squares:
+      return floating ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::max() / 3;
+    case Op::min:
+    case Op::argmin:
+      return floating ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    default:
+      return floating ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
   }
 }
 
@@ -155,14 +212,16 @@ Reference reference(const std::vector<T>& values, std::int64_t begin, std::int64
   const bool squares = op == Op::sum_squares;
   if constexpr (std::is_integral_v<T>)
   {
-    std::int64_t total = 0; // exact: the generator keeps every partial sum in range
+    // Two's-complement wrap-around in the element's width (problem.hpp): unsigned arithmetic wraps by
+    // definition, and converting back gives the signed result.
+    using Unsigned = std::make_unsigned_t<T>;
+    Unsigned total = 0;
     for (std::int64_t i = begin; i < end; ++i)
     {
-      const std::int64_t term = squares ? std::int64_t{values[i]} * values[i] : values[i];
-      total += term;
-      ref.sum_abs += std::fabs(static_cast<long double>(term));
+      const auto x = static_cast<Unsigned>(values[i]);
+      total        = static_cast<Unsigned>(total + (squares ? static_cast<Unsigned>(x * x) : x));
     }
-    ref.value = static_cast<long double>(total);
+    ref.value = static_cast<long double>(static_cast<T>(total));
   }
   else
   {
@@ -182,21 +241,24 @@ Reference reference(const std::vector<T>& values, std::int64_t begin, std::int64
   return ref;
 }
 
-// Allowed |result - reference| for a float sum of `count` terms. A summation tree of depth d has the
-// first-order error bound d * u * sum|x| (u = unit roundoff). GPU reductions are trees of depth
-// ceil(log2 n) whose leaves are short per-thread chains; with mixed-sign data those chains' partial
-// sums stay small, so twice the balanced-tree depth covers every implementation here. Min, max and
-// integer sums are exact.
+// Allowed |result - reference| for a float sum: factor * u * sum|x| (u = unit roundoff), with the
+// factor the implementation states (redu::sum_error_factor: 2 (ceil(log2 count) + 1) for a tree, plus
+// one rounding per partial added in arrival order). Min, max and integer sums are exact.
 template <class T>
-long double tolerance(const Reference& ref, Op op)
+long double tolerance(const Reference& ref, Op op, double factor)
 {
-  if ((op != Op::sum && op != Op::sum_squares) || std::is_integral_v<T> || ref.count < 2)
+  if ((op != Op::sum && op != Op::sum_squares) || std::is_integral_v<T>)
   {
     return 0;
   }
-  const long double u     = std::numeric_limits<T>::epsilon() / 2;
-  const long double depth = std::ceil(std::log2(static_cast<long double>(ref.count))) + 1;
-  return 2 * depth * u * ref.sum_abs;
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  return factor * u * ref.sum_abs;
+}
+
+// The tree part of the stated bound, for callers with no implementation at hand.
+inline double tree_factor(std::int64_t count)
+{
+  return count < 2 ? 0 : 2 * (std::ceil(std::log2(static_cast<double>(count))) + 1);
 }
 
 } // namespace redu::test

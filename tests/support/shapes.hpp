@@ -62,9 +62,12 @@ inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
   return shapes;
 }
 
-inline Shape segments_from_lengths(std::string label, const std::vector<std::int64_t>& lengths)
+// Segments of the given lengths, the first starting at `first_offset` (elements before it belong to no
+// segment and are never read).
+inline Shape segments_from_lengths(std::string label, const std::vector<std::int64_t>& lengths,
+                                   std::int64_t first_offset = 0)
 {
-  Shape shape{std::move(label), 0, static_cast<std::int64_t>(lengths.size()), {0}};
+  Shape shape{std::move(label), 0, static_cast<std::int64_t>(lengths.size()), {first_offset}};
   for (std::int64_t len : lengths)
   {
     shape.offsets.push_back(shape.offsets.back() + len);
@@ -110,6 +113,9 @@ inline std::vector<Shape> segmented_shapes(std::mt19937_64& rng)
   long_rows_one_huge[1000] = (1 << 22) + 3;
   long_rows_one_huge[1001] = 0;
   shapes.push_back(segments_from_lengths("long-rows-one-huge", long_rows_one_huge));
+
+  // The first segment starts late: the elements before offsets[0] hold poison (correctness_test.cpp).
+  shapes.push_back(segments_from_lengths("late-start", {5, 0, 70001, 1000, 3}, 777));
   return shapes;
 }
 
