@@ -85,6 +85,18 @@ mutant "run() accepts an undersized workspace" gpu common/reduction.cpp \
 mutant "run() skips the segment offsets check" gpu common/reduction.cpp \
   '/REDU_TRY(check_offsets(problem, stream));/d' reduce_tests \
   "$tests" --gtest_filter=BadInputOnGpu.BadSegmentOffsetsAreRefusedBeforeLaunch
+mutant "validate() lets an output overlap the input" host common/reduction.cpp \
+  's/if (r != w \&\& ranges.items\[w\].overlaps(ranges.items\[r\]))/if (false)/' reduce_tests \
+  "$tests" --gtest_filter=Validation.RejectsMisalignedPointersOverlapsAndElementsOutsideEverySegment
+mutant "float min identity is FLT_MAX, not +inf" gpu common/ops.cuh \
+  '0,/return ::cuda::std::numeric_limits<T>::infinity();/ s/numeric_limits<T>::infinity()/numeric_limits<T>::max()/' reduce_tests \
+  "$tests" --gtest_filter=SpecialValues.NanAndInfinitiesFollowTheDocumentedSemantics
+mutant "segmented.adaptive leaves piece counters to the workspace" gpu handwritten/segmented/adaptive_segmented.cu \
+  '/ws.big_pieces_done\[entry\] *= 0;/d' reduce_tests \
+  "$tests" --gtest_filter='Registry/WorkspaceReuse.*segmented_adaptive*'
+mutant "leimao.large_array_atomic adds subnormal floats with atomicAdd" gpu handwritten/leimao/04_large_array_atomic_finish.cu \
+  's/atomic_add_min_magnitude = 0x1p-80f/atomic_add_min_magnitude = 0.0f/' reduce_tests \
+  "$tests" --gtest_filter='Registry/FloatSums.ExactDataGiveExactSums/leimao_large_array_atomic_f32_sum_full'
 mutant "reduce_bench gives up when an input does not fit" gpu bench/harness.cpp \
   's|n /= 2;|n = 0;|' reduce_bench \
   ctest_one bench_cli.out_of_memory_skip
