@@ -43,7 +43,11 @@ mutant() {
     rows+=("$(printf '%-50s %-4s %s' "$name" "$needs" "not run (needs a GPU)")")
     return
   fi
-  if ! "$@" > "$log" 2>&1; then
+  # The check's binary is rebuilt first: an earlier mutant of another target may still be linked in
+  # (restore() puts its source back, but only this target's build picks that up).
+  if ! build "$target"; then
+    result="FAIL (the clean code does not build)"
+  elif ! "$@" > "$log" 2>&1; then
     result="FAIL (the check fails on the clean code)"
   else
     saved="$(mktemp)" && cp "$file" "$saved" && target_file="$file"
