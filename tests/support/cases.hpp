@@ -8,7 +8,6 @@
 #include <cctype>
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace redu::test
@@ -60,7 +59,16 @@ inline std::string case_name(const testing::TestParamInfo<Case>& info)
 
 // One case per registered implementation x declared kind, for tests that choose types and operators
 // themselves.
-using ImplKind = std::pair<const Reduction*, Kind>;
+struct ImplKind
+{
+  const Reduction* impl;
+  Kind kind;
+};
+
+inline void PrintTo(const ImplKind& c, std::ostream* os)
+{
+  *os << c.impl->info().name << " " << to_string(c.kind);
+}
 
 inline std::vector<ImplKind> implementations_by_kind()
 {
@@ -77,7 +85,7 @@ inline std::vector<ImplKind> implementations_by_kind()
 
 inline std::string impl_kind_name(const testing::TestParamInfo<ImplKind>& info)
 {
-  std::string name = info.param.first->info().name + "_" + to_string(info.param.second);
+  std::string name = info.param.impl->info().name + "_" + to_string(info.param.kind);
   for (char& c : name)
   {
     c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
