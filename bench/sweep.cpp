@@ -81,7 +81,7 @@ std::vector<BenchCase> build_sweep(const Options& o)
   {
     const Info& info = impl->info();
     const bool named = std::find(o.impls.begin(), o.impls.end(), info.name) != o.impls.end();
-    if (o.impls.empty() ? !info.benchmarked : !named)
+    if (!o.impls.empty() && !named)
     {
       continue;
     }

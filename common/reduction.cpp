@@ -164,58 +164,59 @@ bool Info::supports(Kind kind) const
 
 Status validate(const Reduction& impl, const Problem& p)
 {
-  const Info& info       = impl.info();
-  const std::string what = info.name + ": ";
+  const Info& info = impl.info();
+  // Messages are built only on refusal: the success path allocates nothing.
+  const auto refuse = [&](const std::string& why) { return Status::invalid(info.name + ": " + why); };
   if (!info.supports(p.kind))
   {
-    return Status::invalid(what + "does not support " + to_string(p.kind) + " problems");
+    return refuse(std::string("does not support ") + to_string(p.kind) + " problems");
   }
   if (!info.supports(p.dtype))
   {
-    return Status::invalid(what + "does not support element type " + to_string(p.dtype));
+    return refuse(std::string("does not support element type ") + to_string(p.dtype));
   }
   if (!info.supports(p.op))
   {
-    return Status::invalid(what + "does not support operator " + to_string(p.op));
+    return refuse(std::string("does not support operator ") + to_string(p.op));
   }
   if (p.n < 0 || p.segments < 0)
   {
-    return Status::invalid(what + "negative size (n = " + std::to_string(p.n) + ", segments = "
+    return refuse(std::string("negative size (n = ") + std::to_string(p.n) + ", segments = "
                            + std::to_string(p.segments) + ")");
   }
   if (p.n > info.max_n)
   {
-    return Status::invalid(what + "n = " + std::to_string(p.n) + " exceeds this implementation's limit of "
+    return refuse(std::string("n = ") + std::to_string(p.n) + " exceeds this implementation's limit of "
                            + std::to_string(info.max_n) + " elements");
   }
   if (p.kind == Kind::full && p.segments != 1)
   {
-    return Status::invalid(what + "a full reduction has exactly one output (segments = 1)");
+    return refuse(std::string("a full reduction has exactly one output (segments = 1)"));
   }
   if (p.kind == Kind::batched && (p.segments == 0 ? p.n != 0 : p.n % p.segments != 0))
   {
-    return Status::invalid(what + "batched problem: n = " + std::to_string(p.n) + " is not a multiple of rows = "
+    return refuse(std::string("batched problem: n = ") + std::to_string(p.n) + " is not a multiple of rows = "
                            + std::to_string(p.segments));
   }
   if (p.kind == Kind::segmented && p.offsets == nullptr)
   {
-    return Status::invalid(what + "segmented problem without offsets");
+    return refuse(std::string("segmented problem without offsets"));
   }
   if (p.n > 0 && p.input == nullptr)
   {
-    return Status::invalid(what + "null input pointer with n = " + std::to_string(p.n));
+    return refuse(std::string("null input pointer with n = ") + std::to_string(p.n));
   }
   if (p.segments > 0 && p.output == nullptr)
   {
-    return Status::invalid(what + "null output pointer");
+    return refuse(std::string("null output pointer"));
   }
   if (p.segments > 0 && is_arg(p.op) && p.indices == nullptr)
   {
-    return Status::invalid(what + "null indices pointer for " + to_string(p.op));
+    return refuse(std::string("null indices pointer for ") + to_string(p.op));
   }
   if (p.kind == Kind::segmented && p.segments == 0 && p.n > 0)
   {
-    return Status::invalid(what + "segmented problem with no segments but n = " + std::to_string(p.n)
+    return refuse(std::string("segmented problem with no segments but n = ") + std::to_string(p.n)
                            + " (offsets = {0} must end at n)");
   }
   const Ranges ranges = ranges_of(p);
@@ -224,7 +225,7 @@ Status validate(const Reduction& impl, const Problem& p)
     const Range& r = ranges.items[i];
     if (reinterpret_cast<std::uintptr_t>(r.begin) % r.alignment != 0)
     {
-      return Status::invalid(what + "the " + r.name + " pointer is not aligned to " + std::to_string(r.alignment)
+      return refuse(std::string("the ") + r.name + " pointer is not aligned to " + std::to_string(r.alignment)
                              + " bytes");
     }
   }
@@ -236,15 +237,14 @@ Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_
 {
   bytes = 0;
   REDU_TRY(validate(impl, problem));
-  return impl.query_workspace(problem, bytes);
+  return impl.workspace_bytes(problem, bytes);
 }
 
-Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream,
-           OffsetsCheck offsets_check)
+Status prepare(const Reduction& impl, const Problem& problem, Workspace workspace, Call& call)
 {
   REDU_TRY(validate(impl, problem));
   std::size_t needed = 0;
-  REDU_TRY(impl.query_workspace(problem, needed));
+  REDU_TRY(impl.workspace_bytes(problem, needed));
   if (workspace.bytes < needed || (needed > 0 && workspace.data == nullptr))
   {
     return Status::invalid(impl.info().name + ": workspace of " + std::to_string(workspace.bytes)
@@ -261,30 +261,59 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
     }
     REDU_TRY(check_overlaps(impl.info().name, ranges, 1));
   }
+  call.impl_      = &impl;
+  call.problem_   = problem;
+  call.workspace_ = workspace;
+  return Status::success();
+}
+
+namespace
+{
+bool capturing(cudaStream_t stream, Status& status)
+{
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  REDU_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
-  if (capture != cudaStreamCaptureStatusNone)
+  status = Status::from_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing");
+  return capture != cudaStreamCaptureStatusNone;
+}
+} // namespace
+
+Status Call::run(cudaStream_t stream) const
+{
+  if (impl_ == nullptr)
   {
-    if (!impl.info().graph_capture)
-    {
-      return Status::invalid(impl.info().name + ": cannot be captured into a CUDA graph (it synchronises with "
-                             "the host); run it outside the capture");
-    }
-    if (problem.kind == Kind::segmented && offsets_check == OffsetsCheck::verify && problem.segments > 0)
+    return Status::invalid("redu::Call::run: the call was not prepared (redu::prepare)");
+  }
+  Status status = Status::success();
+  if (capturing(stream, status) && !impl_->info().graph_capture)
+  {
+    return Status::invalid(impl_->info().name + ": cannot be captured into a CUDA graph (it synchronises with "
+                           "the host); run it outside the capture");
+  }
+  REDU_TRY(status);
+  if (problem_.segments == 0)
+  {
+    return Status::success(); // nothing to produce
+  }
+  return impl_->run(problem_, workspace_, stream);
+}
+
+Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream,
+           OffsetsCheck offsets_check)
+{
+  Call call;
+  REDU_TRY(prepare(impl, problem, workspace, call));
+  if (problem.kind == Kind::segmented && offsets_check == OffsetsCheck::verify && problem.segments > 0)
+  {
+    Status status = Status::success();
+    if (capturing(stream, status))
     {
       return Status::invalid(impl.info().name + ": checking segment offsets synchronises, so it cannot be "
                              "captured; check them before capturing and pass OffsetsCheck::trust");
     }
-  }
-  if (problem.segments == 0)
-  {
-    return Status::success(); // nothing to produce
-  }
-  if (problem.kind == Kind::segmented && offsets_check == OffsetsCheck::verify)
-  {
+    REDU_TRY(status);
     REDU_TRY(check_offsets(problem, stream));
   }
-  return impl.launch(problem, workspace, stream);
+  return call.run(stream);
 }
 
 double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count)
@@ -306,10 +335,11 @@ std::vector<std::unique_ptr<Reduction>>& owned()
   return reductions;
 }
 
-std::vector<const Reduction*>& sorted()
+// Sorted by name: the lessons and baselines, and the exhibits apart.
+std::vector<const Reduction*>& sorted(Role role)
 {
-  static std::vector<const Reduction*> view;
-  return view;
+  static std::vector<const Reduction*> studied, shown;
+  return role == Role::exhibit ? shown : studied;
 }
 } // namespace
 
@@ -319,8 +349,9 @@ bool register_reduction(std::unique_ptr<Reduction> impl)
   {
     throw std::logic_error("reduction registered twice: " + impl->info().name);
   }
-  sorted().push_back(impl.get());
-  std::sort(sorted().begin(), sorted().end(), [](const Reduction* a, const Reduction* b) {
+  std::vector<const Reduction*>& list = sorted(impl->info().role);
+  list.push_back(impl.get());
+  std::sort(list.begin(), list.end(), [](const Reduction* a, const Reduction* b) {
     return a->info().name < b->info().name;
   });
   owned().push_back(std::move(impl));
@@ -329,16 +360,24 @@ bool register_reduction(std::unique_ptr<Reduction> impl)
 
 const std::vector<const Reduction*>& registry()
 {
-  return sorted();
+  return sorted(Role::lesson);
+}
+
+const std::vector<const Reduction*>& exhibits()
+{
+  return sorted(Role::exhibit);
 }
 
 const Reduction* find(const std::string& name)
 {
-  for (const Reduction* r : sorted())
+  for (const auto* list : {&registry(), &exhibits()})
   {
-    if (r->info().name == name)
+    for (const Reduction* r : *list)
     {
-      return r;
+      if (r->info().name == name)
+      {
+        return r;
+      }
     }
   }
   return nullptr;

@@ -15,6 +15,28 @@
 namespace redu
 {
 
+class Reduction;
+
+// What an implementation is for in the study.
+enum class Role
+{
+  lesson,   // hand-written, following a document or teaching one step: tested, benchmarked
+  baseline, // a library entry point (CUB, Thrust): tested, benchmarked
+  exhibit   // a published bug kept to be shown (racy or wrong): reached by name only, never in registry()
+};
+
+// Whether an implementation's results are bit-identical run to run, for one (element type, operator).
+using DeterminismRule = bool (*)(DType dtype, Op op);
+constexpr bool always_reproducible(DType, Op)
+{
+  return true;
+}
+// An atomic finish adds float partials in arrival order; integers, min and max are order-free.
+constexpr bool reproducible_except_float_sums(DType dtype, Op op)
+{
+  return !((dtype == DType::f32 || dtype == DType::f64) && (op == Op::sum || op == Op::sum_squares));
+}
+
 // What an implementation is and what it supports. Tests and benchmarks are generated from this.
 struct Info
 {
@@ -25,9 +47,10 @@ struct Info
   std::vector<DType> dtypes;
   std::vector<Op> ops;
   std::vector<Kind> kinds;
+  Role role          = Role::lesson;
   std::int64_t max_n = INT64_MAX; // largest total element count it handles
-  bool deterministic = true;      // bit-identical results for identical input, run to run
-  bool benchmarked   = true;      // part of the default benchmark sweep
+  // Bit-identical results for identical input, run to run, per (dtype, op); tested by reruns.
+  DeterminismRule deterministic = always_reproducible;
   // run() can be captured into a CUDA graph: it neither synchronises nor allocates nor copies from
   // pageable host memory. Tested by capture and replay for every implementation that claims it.
   bool graph_capture = true;
@@ -39,23 +62,37 @@ struct Info
   bool supports(DType dtype) const;
   bool supports(Op op) const;
   bool supports(Kind kind) const;
+  bool is_deterministic(DType dtype, Op op) const { return deterministic(dtype, op); }
 };
 
+// Checks a problem against the contract and against what `impl` declares; launches nothing, and
+// allocates nothing unless it refuses. Device-side contents (segment offsets) are checked by run().
+Status validate(const Reduction& impl, const Problem& problem);
+
+// Validated entry point for sizing: a rejected problem returns a clear error.
+Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes);
+
+class Call;
+Status prepare(const Reduction& impl, const Problem& problem, Workspace workspace, Call& call);
+
+// The two hooks an implementation provides, under the names its callers use: workspace_bytes and
+// run. They are private: callers reach them through redu::workspace_bytes, redu::prepare and
+// redu::run, which validate the problem first, so an implementation may assume a supported,
+// well-formed problem.
 class Reduction
 {
 public:
   virtual ~Reduction() = default;
   virtual const Info& info() const = 0;
 
-  // Implementation hooks. Callers use redu::workspace_bytes / redu::run below, which validate the
-  // problem first, so these may assume a supported, well-formed problem.
-  virtual Status query_workspace(const Problem& problem, std::size_t& bytes) const = 0;
-  virtual Status launch(const Problem& problem, Workspace workspace, cudaStream_t stream) const = 0;
-};
+private:
+  virtual Status workspace_bytes(const Problem& problem, std::size_t& bytes) const               = 0;
+  virtual Status run(const Problem& problem, Workspace workspace, cudaStream_t stream) const = 0;
 
-// Checks a problem against the contract and against what `impl` declares; launches nothing.
-// Device-side contents (segment offsets) are checked by run(), see OffsetsCheck.
-Status validate(const Reduction& impl, const Problem& problem);
+  friend Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes);
+  friend Status prepare(const Reduction& impl, const Problem& problem, Workspace workspace, Call& call);
+  friend class Call;
+};
 
 // Segment offsets are device data: checking them (check_offsets in common/offsets_check.hpp) costs a
 // read of 8 bytes per segment, a small kernel and a stream synchronisation. run() does it by default;
@@ -66,8 +103,27 @@ enum class OffsetsCheck
   trust
 };
 
-// Validated entry points: a rejected problem returns a clear error and touches no memory.
-Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes);
+// A problem validated once against an implementation and a workspace (types, shapes, pointers,
+// alignment, overlaps, workspace size): run() then launches it with no further checks and no workspace
+// query, so a benchmark's timed window holds the launch alone. Made by prepare(); segment offsets are
+// trusted (check them first, or use redu::run).
+class Call
+{
+public:
+  // Launches the prepared problem on `stream`. While the stream captures a CUDA graph, an
+  // implementation that cannot be captured is refused (Info::graph_capture).
+  Status run(cudaStream_t stream) const;
+  const Problem& problem() const { return problem_; }
+
+private:
+  const Reduction* impl_ = nullptr;
+  Problem problem_;
+  Workspace workspace_;
+  friend Status prepare(const Reduction& impl, const Problem& problem, Workspace workspace, Call& call);
+};
+
+// Validates, checks the segment offsets unless told to trust them, and launches: a rejected problem
+// returns a clear error and touches no memory.
 Status run(const Reduction& impl, const Problem& problem, Workspace workspace, cudaStream_t stream,
            OffsetsCheck offsets_check = OffsetsCheck::verify);
 
@@ -78,8 +134,10 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
 // arrival order adds one rounding per partial (Info::unordered_partials).
 double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count);
 
-// Registry. Order is by name, stable across runs.
+// Registry of lessons and baselines, ordered by name, stable across runs; exhibits apart. find()
+// looks in both.
 const std::vector<const Reduction*>& registry();
+const std::vector<const Reduction*>& exhibits();
 const Reduction* find(const std::string& name);
 bool register_reduction(std::unique_ptr<Reduction> impl);
 

@@ -1,7 +1,9 @@
 // Turns a reduction written as C++ templates over <T, ReduceOp> into a registered Reduction.
 //
-// An implementation derives from TypedReduction<Self, Types, Ops> and provides
-//   template <class T, class ReduceOp> std::size_t workspace(const Problem&) const;
+// An implementation derives from TypedReduction<Self, Types, Ops> and provides the two hooks under
+// the names every level uses (Reduction's private virtuals, the callers' redu::workspace_bytes and
+// redu::run), templated on the element type and operator:
+//   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const;
 //   template <class T, class ReduceOp> Status run(const Problem&, Workspace, cudaStream_t) const;
 // The element types and operators it lists are the only ones instantiated, and they become the
 // dtypes/ops its Info declares, so what is compiled and what is claimed cannot drift apart.
@@ -94,22 +96,22 @@ public:
 
   const Info& info() const final { return info_; }
 
-  Status query_workspace(const Problem& p, std::size_t& bytes) const final
+private:
+  Status workspace_bytes(const Problem& p, std::size_t& bytes) const final
   {
     return dispatch(p.dtype, p.op, Types{}, Ops{}, [&](auto t, auto o) {
-      bytes = self().template workspace<typename decltype(t)::type, typename decltype(o)::type>(p);
+      bytes = self().template workspace_bytes<typename decltype(t)::type, typename decltype(o)::type>(p);
       return Status::success();
     });
   }
 
-  Status launch(const Problem& p, Workspace ws, cudaStream_t stream) const final
+  Status run(const Problem& p, Workspace ws, cudaStream_t stream) const final
   {
     return dispatch(p.dtype, p.op, Types{}, Ops{}, [&](auto t, auto o) {
       return self().template run<typename decltype(t)::type, typename decltype(o)::type>(p, ws, stream);
     });
   }
 
-private:
   const Derived& self() const { return static_cast<const Derived&>(*this); }
   template <class... Ts>
   static std::vector<DType> dtypes(TypeList<Ts...>)

@@ -74,11 +74,11 @@ public:
                         .source        = "cub::BlockLoad (vectorised) + cub::BlockReduce in a hand-written grid-stride kernel",
                         .idea          = "CUB's block-level building blocks inside our own two-pass kernel",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .role          = Role::baseline})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem&) const
+  std::size_t workspace_bytes(const Problem&) const
   {
     return max_blocks * sizeof(T);
   }

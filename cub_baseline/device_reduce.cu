@@ -82,11 +82,11 @@ public:
                         .source        = "cub::DeviceReduce::Sum/Min/Max/ArgMin/ArgMax (CCCL)",
                         .idea          = "the library baseline: tuned tiles, vectorised loads, two passes",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .role          = Role::baseline})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     std::size_t bytes = 0;
     // A size query launches nothing and fails only on arguments validate() already checked.

@@ -26,11 +26,11 @@ public:
                         .source        = "cub::DeviceReduce::Reduce(op, init) (CCCL)",
                         .idea          = "the generic CUB entry point driven by the project's own operator functors",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .role          = Role::baseline})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     std::size_t bytes = 0;
     static_cast<void>(reduce_with<T, ReduceOp>(nullptr, bytes, p, nullptr));

@@ -90,17 +90,17 @@ public:
                    .source        = "cub::DeviceSegmentedReduce::Sum/Min/Max (CCCL)",
                    .idea          = "the library baseline for segments: one thread block per segment",
                    .kinds         = {Kind::batched, Kind::segmented},
-                   .deterministic = true}
+                   .role          = Role::baseline}
             : Info{.name          = "cub.segmented_reduce_custom_op",
                    .family        = "cub",
                    .source        = "cub::DeviceSegmentedReduce::Reduce(op, init) (CCCL)",
                    .idea          = "the generic segmented entry point driven by the project's operator functors",
                    .kinds         = {Kind::batched, Kind::segmented},
-                   .deterministic = true})
+                   .role          = Role::baseline})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     std::size_t bytes = 0;
     static_cast<void>(dispatch_offsets<entry, T, ReduceOp>(nullptr, bytes, p, nullptr));

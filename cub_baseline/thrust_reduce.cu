@@ -25,12 +25,12 @@ public:
                         .source        = "thrust::reduce(thrust::cuda::par.on(stream), ...) (CCCL)",
                         .idea          = "one line of Thrust: CUB underneath, plus a synchronising return to the host",
                         .kinds         = {Kind::full},
-                        .deterministic = true,
+                        .role          = Role::baseline,
                         .graph_capture = false})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     // What CUB needs underneath, plus room for Thrust's device-side result and alignment.
     std::size_t bytes = 0;

@@ -43,11 +43,11 @@ public:
                         .source        = "cub::DeviceReduce::TransformReduce (CCCL)",
                         .idea          = "a transform fused into the reduction's loads: sum of squares in one read",
                         .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .role          = Role::baseline})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     std::size_t bytes = 0;
     static_cast<void>(cub_sum_squares<T>(nullptr, bytes, p, nullptr));
@@ -72,12 +72,12 @@ public:
                         .source        = "thrust::transform_reduce(thrust::cuda::par.on(stream), ...) (CCCL)",
                         .idea          = "sum of squares in one Thrust call; synchronises to return the value",
                         .kinds         = {Kind::full},
-                        .deterministic = true,
+                        .role          = Role::baseline,
                         .graph_capture = false})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     std::size_t bytes = 0;
     static_cast<void>(cub_sum_squares<T>(nullptr, bytes, p, nullptr));

@@ -153,6 +153,22 @@ TEST(Validation, RejectsMisalignedPointersOverlapsAndElementsOutsideEverySegment
   }
 }
 
+// prepare() applies every check of run() and hands out nothing on refusal; an unprepared call refuses.
+TEST(Validation, PrepareRefusesWhatRunRefusesAndAnUnpreparedCallDoesNotLaunch)
+{
+  const Status unprepared = Call{}.run(nullptr);
+  EXPECT_NE(unprepared.message().find("not prepared"), std::string::npos) << unprepared.message();
+  for (const Reduction* impl : registry())
+  {
+    SCOPED_TRACE(impl->info().name);
+    Problem p = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
+    p.input   = nullptr;
+    Call call;
+    EXPECT_NE(prepare(*impl, p, Workspace{}, call).message().find("null input"), std::string::npos);
+    EXPECT_NE(call.run(nullptr).message().find("not prepared"), std::string::npos) << "a refused call stays unprepared";
+  }
+}
+
 TEST(Validation, RejectsWhatAnImplementationDoesNotDeclare)
 {
   for (const Reduction* impl : registry())

@@ -172,6 +172,23 @@ TEST(Registry, HasTheCubBaselineEveryFamilyIsComparedWith)
   }
 }
 
+TEST(Registry, ExhibitsAreFoundByNameButNeverStudied)
+{
+  ASSERT_GE(exhibits().size(), 2u);
+  for (const Reduction* exhibit : exhibits())
+  {
+    EXPECT_EQ(exhibit->info().role, Role::exhibit);
+    EXPECT_EQ(find(exhibit->info().name), exhibit);
+    EXPECT_EQ(std::count(registry().begin(), registry().end(), exhibit), 0) << exhibit->info().name;
+  }
+  for (const Reduction* impl : registry())
+  {
+    EXPECT_NE(impl->info().role, Role::exhibit) << impl->info().name;
+    EXPECT_EQ(impl->info().role == Role::baseline, impl->info().family == "cub" || impl->info().family == "thrust")
+        << impl->info().name << ": library entry points are baselines, hand-written code lessons";
+  }
+}
+
 TEST(Registry, ListIsSortedByName)
 {
   const auto& impls = registry();

@@ -4,6 +4,7 @@
 // Special values, for every implementation that reduces float or double, in every kind it declares,
 // follow the rules stated in common/problem.hpp (NaN and infinities in sums, +-inf identities so that
 // all-infinite inputs give the infinity, signed zeros, first occurrence for argmin/argmax).
+#include "support/cases.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -131,26 +132,46 @@ void check_special_values(const Reduction& impl)
   }
 }
 
-TEST(SpecialValues, NanAndInfinitiesFollowTheDocumentedSemantics)
+// One test per implementation (filterable by name), over the cases each test applies to: those lists
+// are built from what each implementation declares, so no instance skips.
+bool reduces_floats(const Info& info)
 {
-  REDU_REQUIRE_GPU();
-  for (const Reduction* impl : registry())
+  return info.supports(DType::f32) || info.supports(DType::f64);
+}
+
+std::vector<ImplKind> float_cases(bool (*applies)(const Info&, Kind))
+{
+  std::vector<ImplKind> cases;
+  for (const ImplKind& c : implementations_by_kind())
   {
-    if (!impl->info().supports(Kind::full))
+    if (reduces_floats(c.impl->info()) && applies(c.impl->info(), c.kind))
     {
-      continue;
-    }
-    SCOPED_TRACE(impl->info().name);
-    if (impl->info().supports(DType::f32))
-    {
-      check_special_values<float>(*impl);
-    }
-    if (impl->info().supports(DType::f64))
-    {
-      check_special_values<double>(*impl);
+      cases.push_back(c);
     }
   }
+  return cases;
 }
+
+class SpecialValuesInFullArrays : public testing::TestWithParam<ImplKind>
+{};
+
+TEST_P(SpecialValuesInFullArrays, FollowTheContract)
+{
+  REDU_REQUIRE_GPU();
+  const Reduction& impl = *GetParam().impl;
+  if (impl.info().supports(DType::f32))
+  {
+    check_special_values<float>(impl);
+  }
+  if (impl.info().supports(DType::f64))
+  {
+    check_special_values<double>(impl);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, SpecialValuesInFullArrays,
+                         testing::ValuesIn(float_cases([](const Info&, Kind kind) { return kind == Kind::full; })),
+                         impl_kind_name);
 
 // Batched and segmented problems: odd rows each get one plan of special values (cycling through the
 // operator's plans), even rows stay ordinary and must still match the reference.
@@ -297,36 +318,36 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
   });
 }
 
-TEST(SpecialValues, BatchedRowsAndSegmentsFollowTheDocumentedSemantics)
+class SpecialValuesInRows : public testing::TestWithParam<ImplKind>
+{};
+
+TEST_P(SpecialValuesInRows, FollowTheContract)
 {
   REDU_REQUIRE_GPU();
+  const auto [impl, kind] = GetParam();
+  const Info& info        = impl->info();
   std::mt19937_64 rng(17);
-  int checked = 0;
-  for (const Reduction* impl : registry())
+  for (DType dtype : {DType::f32, DType::f64})
   {
-    const Info& info = impl->info();
-    SCOPED_TRACE(info.name);
-    for (Kind kind : {Kind::batched, Kind::segmented})
+    for (Op op : {Op::sum, Op::min, Op::max})
     {
-      for (DType dtype : {DType::f32, DType::f64})
+      if (info.supports(dtype) && info.supports(op))
       {
-        for (Op op : {Op::sum, Op::min, Op::max})
+        for (const Layout& layout : special_layouts(kind))
         {
-          if (!info.supports(kind) || !info.supports(dtype) || !info.supports(op))
-          {
-            continue;
-          }
-          for (const Layout& layout : special_layouts(kind))
-          {
-            visit_dtype(dtype, [&](auto type) { check_special_rows<decltype(type)>(*impl, op, layout, rng); });
-            ++checked;
-          }
+          visit_dtype(dtype, [&](auto type) { check_special_rows<decltype(type)>(*impl, op, layout, rng); });
         }
       }
     }
   }
-  EXPECT_GT(checked, 0) << "no implementation reduces float rows or segments";
 }
+
+INSTANTIATE_TEST_SUITE_P(Registry, SpecialValuesInRows,
+                         testing::ValuesIn(float_cases([](const Info& info, Kind kind) {
+                           return kind != Kind::full
+                               && (info.supports(Op::sum) || info.supports(Op::min) || info.supports(Op::max));
+                         })),
+                         impl_kind_name);
 
 // argmin/argmax over one row of 100003 values full of ties: the infinity written at two known positions
 // is found at the first of them, the opposite infinity at index 0 is not; and among one-signed values
@@ -371,38 +392,42 @@ void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19
   }
 }
 
-TEST(SpecialValues, ArgMinMaxFindInfinitiesAndTheFirstOfEqualExtremes)
+class SpecialValuesInArgMinMax : public testing::TestWithParam<ImplKind>
+{};
+
+TEST_P(SpecialValuesInArgMinMax, FindInfinitiesAndTheFirstOfEqualExtremes)
 {
   REDU_REQUIRE_GPU();
+  const auto [impl, kind] = GetParam();
   std::mt19937_64 rng(23);
-  int checked = 0;
-  for (const Reduction* impl : registry())
+  for (DType dtype : {DType::f32, DType::f64})
   {
-    const Info& info = impl->info();
-    SCOPED_TRACE(info.name);
-    for (Kind kind : info.kinds)
+    for (Op op : {Op::argmin, Op::argmax})
     {
-      for (DType dtype : {DType::f32, DType::f64})
+      if (impl->info().supports(dtype) && impl->info().supports(op))
       {
-        for (Op op : {Op::argmin, Op::argmax})
-        {
-          if (info.supports(dtype) && info.supports(op))
-          {
-            visit_dtype(dtype, [&](auto type) { check_arg_special_values<decltype(type)>(*impl, kind, op, rng); });
-            ++checked;
-          }
-        }
+        visit_dtype(dtype, [&](auto type) { check_arg_special_values<decltype(type)>(*impl, kind, op, rng); });
       }
     }
   }
-  EXPECT_GT(checked, 0) << "cub.device_reduce declares argmin and argmax";
 }
 
+INSTANTIATE_TEST_SUITE_P(Registry, SpecialValuesInArgMinMax,
+                         testing::ValuesIn(float_cases([](const Info& info, Kind) {
+                           return info.supports(Op::argmin) || info.supports(Op::argmax);
+                         })),
+                         impl_kind_name);
+
 // Single-pass kernels keep counters in the workspace and some code keeps static state: back-to-back
-// calls with one workspace, and two implementations at once on two streams, must all be right.
-TEST(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
+// calls with one workspace, and two implementations at once on two streams, must all be right. One test
+// per implementation that sums int32 arrays.
+class Concurrency : public testing::TestWithParam<ImplKind>
+{};
+
+TEST_P(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
 {
   REDU_REQUIRE_GPU();
+  const Reduction* impl  = GetParam().impl;
   const Reduction* other = find("cub.device_reduce");
   ASSERT_NE(other, nullptr);
   std::mt19937_64 rng(11);
@@ -413,70 +438,75 @@ TEST(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
     n = std::min(n, max_test_n()); // compute-sanitizer runs cap the sizes
     inputs.push_back(random_values<std::int32_t>(n, Op::sum, rng));
   }
-  for (const Reduction* impl : registry())
+  std::vector<DeviceBuffer> in(3), out(3);
+  std::vector<Problem> problems;
+  for (int k = 0; k < 3; ++k)
   {
-    const Info& info = impl->info();
-    if (!info.supports(Kind::full) || !info.supports(DType::i32) || !info.supports(Op::sum))
-    {
-      continue;
-    }
-    SCOPED_TRACE(info.name);
-    std::vector<DeviceBuffer> in(3), out(3);
-    std::vector<Problem> problems;
-    for (int k = 0; k < 3; ++k)
-    {
-      ASSERT_OK(upload(inputs[k], in[k]));
-      ASSERT_OK(out[k].allocate(sizeof(std::int32_t)));
-      ASSERT_OK(poison(out[k]));
-      problems.push_back(Problem{Kind::full, DType::i32, Op::sum, sizes[k], 1, in[k].data(), out[k].data()});
-    }
-    // One workspace, large enough for all three, zeroed once.
-    std::size_t largest = 0;
-    for (const Problem& p : problems)
-    {
-      std::size_t bytes = 0;
-      ASSERT_OK(workspace_bytes(*impl, p, bytes));
-      largest = std::max(largest, bytes);
-    }
-    DeviceBuffer ws_buffer, other_ws_buffer;
-    ASSERT_OK(ws_buffer.allocate(largest + 1));
-    ASSERT_EQ(cudaMemset(ws_buffer.data(), 0, ws_buffer.bytes()), cudaSuccess);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess); // the streams below are non-blocking
-    const Workspace ws{ws_buffer.data(), ws_buffer.bytes()};
-
-    cudaStream_t a = nullptr, b = nullptr;
-    ASSERT_EQ(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking), cudaSuccess);
-    ASSERT_EQ(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking), cudaSuccess);
-    for (const Problem& p : problems)
-    {
-      ASSERT_OK(run(*impl, p, ws, a)); // back to back, no synchronisation in between
-    }
-    ASSERT_EQ(cudaStreamSynchronize(a), cudaSuccess);
-    for (int k = 0; k < 3; ++k)
-    {
-      std::vector<std::int32_t> got;
-      ASSERT_OK(download(out[k], got));
-      EXPECT_EQ(got.at(0), reference(inputs[k], 0, sizes[k], Op::sum).value) << "back-to-back call " << k;
-      ASSERT_OK(poison(out[k]));
-    }
-
-    // Two implementations at once, each with its own workspace, on two streams.
-    Workspace other_ws;
-    ASSERT_OK(allocate_workspace(*other, problems[1], other_ws_buffer, other_ws));
-    ASSERT_OK(run(*impl, problems[0], ws, a));
-    ASSERT_OK(run(*other, problems[1], other_ws, b));
-    ASSERT_EQ(cudaStreamSynchronize(a), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(b), cudaSuccess);
-    for (int k = 0; k < 2; ++k)
-    {
-      std::vector<std::int32_t> got;
-      ASSERT_OK(download(out[k], got));
-      EXPECT_EQ(got.at(0), reference(inputs[k], 0, sizes[k], Op::sum).value) << "concurrent call " << k;
-    }
-    cudaStreamDestroy(a);
-    cudaStreamDestroy(b);
+    ASSERT_OK(upload(inputs[k], in[k]));
+    ASSERT_OK(out[k].allocate(sizeof(std::int32_t)));
+    ASSERT_OK(poison(out[k]));
+    problems.push_back(Problem{Kind::full, DType::i32, Op::sum, sizes[k], 1, in[k].data(), out[k].data()});
   }
+  // One workspace, large enough for all three, zeroed once.
+  std::size_t largest = 0;
+  for (const Problem& p : problems)
+  {
+    std::size_t bytes = 0;
+    ASSERT_OK(workspace_bytes(*impl, p, bytes));
+    largest = std::max(largest, bytes);
+  }
+  DeviceBuffer ws_buffer, other_ws_buffer;
+  ASSERT_OK(ws_buffer.allocate(largest + 1));
+  ASSERT_EQ(cudaMemset(ws_buffer.data(), 0, ws_buffer.bytes()), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess); // the streams below are non-blocking
+  const Workspace ws{ws_buffer.data(), ws_buffer.bytes()};
+
+  cudaStream_t a = nullptr, b = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking), cudaSuccess);
+  for (const Problem& p : problems)
+  {
+    ASSERT_OK(run(*impl, p, ws, a)); // back to back, no synchronisation in between
+  }
+  ASSERT_EQ(cudaStreamSynchronize(a), cudaSuccess);
+  for (int k = 0; k < 3; ++k)
+  {
+    std::vector<std::int32_t> got;
+    ASSERT_OK(download(out[k], got));
+    EXPECT_EQ(got.at(0), reference(inputs[k], 0, sizes[k], Op::sum).value) << "back-to-back call " << k;
+    ASSERT_OK(poison(out[k]));
+  }
+
+  // Two implementations at once, each with its own workspace, on two streams.
+  Workspace other_ws;
+  ASSERT_OK(allocate_workspace(*other, problems[1], other_ws_buffer, other_ws));
+  ASSERT_OK(run(*impl, problems[0], ws, a));
+  ASSERT_OK(run(*other, problems[1], other_ws, b));
+  ASSERT_EQ(cudaStreamSynchronize(a), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(b), cudaSuccess);
+  for (int k = 0; k < 2; ++k)
+  {
+    std::vector<std::int32_t> got;
+    ASSERT_OK(download(out[k], got));
+    EXPECT_EQ(got.at(0), reference(inputs[k], 0, sizes[k], Op::sum).value) << "concurrent call " << k;
+  }
+  cudaStreamDestroy(a);
+  cudaStreamDestroy(b);
 }
+
+INSTANTIATE_TEST_SUITE_P(Registry, Concurrency, testing::ValuesIn([] {
+                           std::vector<ImplKind> cases;
+                           for (const ImplKind& c : implementations_by_kind())
+                           {
+                             const Info& info = c.impl->info();
+                             if (c.kind == Kind::full && info.supports(DType::i32) && info.supports(Op::sum))
+                             {
+                               cases.push_back(c);
+                             }
+                           }
+                           return cases;
+                         }()),
+                         impl_kind_name);
 
 // Sums a random device input of n elements of T (from `seed`) with every full implementation that
 // declares a T sum and hands each result to check(implementation, result); an implementation whose max_n is below n

@@ -43,12 +43,11 @@ public:
                         .family        = "basics",
                         .source        = "project yardstick (structure of Harris reduce6 / CUB two-pass)",
                         .idea          = "grid-stride loop, shuffle block reduce, second single-block pass",
-                        .kinds         = {Kind::full},
-                        .deterministic = true})
+                        .kinds         = {Kind::full}})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem&) const
+  std::size_t workspace_bytes(const Problem&) const
   {
     return max_blocks * sizeof(T);
   }

@@ -115,10 +115,11 @@ Status multi_pass_reduce(const PassShape& shape, PassKernel<T, ReduceOp> kernel,
 //   static constexpr PassShape shape;
 //   template <class T, class ReduceOp> static PassKernel<T, ReduceOp> kernel();
 //   static Info info();  // everything but dtypes/ops (from the type lists) and max_n (from the shape)
-template <class Step>
-class MultiPassReduction : public TypedReduction<MultiPassReduction<Step>, HarrisTypes, AllOps>
+// The lessons take Harris's types and every operator; the historical exhibit, float sums only.
+template <class Step, class Types = HarrisTypes, class Ops = AllOps>
+class MultiPassReduction : public TypedReduction<MultiPassReduction<Step, Types, Ops>, Types, Ops>
 {
-  using Base = TypedReduction<MultiPassReduction<Step>, HarrisTypes, AllOps>;
+  using Base = TypedReduction<MultiPassReduction<Step, Types, Ops>, Types, Ops>;
 
 public:
   MultiPassReduction()
@@ -126,7 +127,7 @@ public:
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem& p) const
+  std::size_t workspace_bytes(const Problem& p) const
   {
     return multi_pass_workspace_bytes<T>(Step::shape, p.n);
   }

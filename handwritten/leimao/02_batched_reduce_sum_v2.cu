@@ -16,12 +16,11 @@ public:
                       .family        = "leimao",
                       .source        = "Lei Mao, CUDA Reduction (2024), Batched Reduce Sum, batched_reduce_sum_v2",
                       .idea          = "one 256-thread block per row: strided loop, warp shuffles, per-warp slots",
-                      .kinds         = {Kind::batched},
-                      .deterministic = true})
+                      .kinds         = {Kind::batched}})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem&) const
+  std::size_t workspace_bytes(const Problem&) const
   {
     return 0;
   }

@@ -33,12 +33,11 @@ public:
                       .family        = "leimao",
                       .source        = "Lei Mao, CUDA Reduction (2024), Large Array Reduce Sum: reshape and repeat",
                       .idea          = "view one array as a batch of rows, reduce it with the batched kernel, repeat",
-                      .kinds         = {Kind::full},
-                      .deterministic = true})
+                      .kinds         = {Kind::full}})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem&) const
+  std::size_t workspace_bytes(const Problem&) const
   {
     return 2 * reshape_rows * sizeof(T);
   }

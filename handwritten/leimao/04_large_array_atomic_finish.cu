@@ -145,12 +145,12 @@ public:
                       .source        = "Lei Mao, CUDA Reduction (2024), Large Array Reduce Sum: atomic operations",
                       .idea          = "view one array as a batch of rows; each row's block combines atomically",
                       .kinds         = {Kind::full},
-                      .deterministic = false,
+                      .deterministic = reproducible_except_float_sums,
                       .unordered_partials = rows_in_arrival_order})
   {}
 
   template <class T, class ReduceOp>
-  std::size_t workspace(const Problem&) const
+  std::size_t workspace_bytes(const Problem&) const
   {
     return 0;
   }

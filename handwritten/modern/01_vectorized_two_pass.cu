@@ -51,11 +51,10 @@ public:
                       .family        = "modern",
                       .source        = "CUB DeviceReduce agent structure; NVIDIA vectorized-access pro tip",
                       .idea          = "16-byte loads, 8 in flight per thread, data-sized grid of tiles; second pass",
-                      .kinds         = {Kind::full},
-                      .deterministic = true})
+                      .kinds         = {Kind::full}})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const { return max_grid * sizeof(T); }
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const { return max_grid * sizeof(T); }
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {

@@ -183,11 +183,11 @@ public:
                       .source        = "Lei Mao, CUDA Reduction: Large Array Reduce Sum (atomics); CUDA Guide ticket",
                       .idea          = "one launch: each block atomically folds into one word; last block publishes",
                       .kinds         = {Kind::full},
-                      .deterministic = false,
+                      .deterministic = reproducible_except_float_sums,
                       .unordered_partials = partials_in_arrival_order})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
     return 2 * sizeof(AccumulatorWord<T, ReduceOp>); // accumulator, then the ticket counter
   }

@@ -72,11 +72,10 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide, memory fences (threadFenceReduction)",
                       .idea          = "one launch: partials, acq_rel atomic ticket, last block reduces them in order",
-                      .kinds         = {Kind::full},
-                      .deterministic = true})
+                      .kinds         = {Kind::full}})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
     return partials_offset + max_grid * sizeof(T);
   }

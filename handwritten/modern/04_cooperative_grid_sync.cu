@@ -65,11 +65,10 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide, Cooperative Groups: grid synchronization",
                       .idea          = "one cooperative launch: partials, grid.sync(), block 0 reduces them",
-                      .kinds         = {Kind::full},
-                      .deterministic = true})
+                      .kinds         = {Kind::full}})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const { return max_grid * sizeof(T); }
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const { return max_grid * sizeof(T); }
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {

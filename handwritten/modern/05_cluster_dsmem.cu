@@ -102,11 +102,10 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide: Thread Block Clusters, Distributed Shared Memory",
                       .idea          = "8-block clusters combine over DSMEM; last cluster reduces cluster partials",
-                      .kinds         = {Kind::full},
-                      .deterministic = true})
+                      .kinds         = {Kind::full}})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem&) const
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
     return partials_offset + (max_grid / cluster_blocks) * sizeof(T);
   }

@@ -32,11 +32,10 @@ public:
                       .source        = "seed 003 GPU Programming - Reduce; moderngpu 2.0 kernel_reduce.hxx",
                       .idea          = "nt x vt tiles (128x8, then 512x4 over partials), fused shuffle+op PTX",
                       .kinds         = {Kind::full},
-                      .max_n         = max_n,
-                      .deterministic = true})
+                      .max_n         = max_n})
   {}
 
-  template <class T, class ReduceOp> std::size_t workspace(const Problem& p) const
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem& p) const
   {
     return static_cast<std::size_t>(partial_elements(p.n)) * sizeof(T);
   }

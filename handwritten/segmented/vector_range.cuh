@@ -1,5 +1,5 @@
 // How a group of threads folds an arbitrary range [begin, end) of an array with 16-byte loads: the
-// building block of every mapping in adaptive_segmented.cu, whatever the group (a thread, 8 lanes, a
+// building block of every mapping of segmented.adaptive, whatever the group (a thread, 8 lanes, a
 // warp, a block).
 //
 // Segment starts are arbitrary element positions, so a range is split at 16-byte boundaries: a head of

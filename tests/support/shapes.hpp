@@ -26,7 +26,23 @@ struct Shape
   std::int64_t n        = 0;
   std::int64_t segments = 1;
   std::vector<std::int64_t> offsets; // segmented only: segments + 1 entries
+  // Also checked with the input 1, 2 and 3 elements past an aligned address: shapes with ragged heads
+  // and tails, where a vectorised kernel's unaligned path runs.
+  bool misaligned = false;
 };
+
+// Marks the shapes labelled `labels` as also checked misaligned.
+inline std::vector<Shape> misaligning(std::vector<Shape> shapes, const std::vector<std::string>& labels)
+{
+  for (Shape& shape : shapes)
+  {
+    for (const std::string& label : labels)
+    {
+      shape.misaligned = shape.misaligned || shape.label == label;
+    }
+  }
+  return shapes;
+}
 
 // Edge sizes around warp, block and tile boundaries, a prime near 10^6, 2^20, 2^24 + 3, and random
 // sizes that change every run. n = 0 means "write the identity" (as CUB does).
@@ -43,7 +59,7 @@ inline std::vector<Shape> full_shapes(std::mt19937_64& rng)
   {
     shapes.push_back({"n=" + std::to_string(n), n, 1, {}});
   }
-  return shapes;
+  return misaligning(shapes, {"n=1025", "n=65537", "n=999983"});
 }
 
 // Equal rows, from one long row to many one-element rows.
@@ -59,7 +75,7 @@ inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
   {
     shapes.push_back({std::to_string(r) + "x" + std::to_string(len), r * len, r, {}});
   }
-  return shapes;
+  return misaligning(shapes, {"7x333", "64x4097"});
 }
 
 // Segments of the given lengths, the first starting at `first_offset` (elements before it belong to no
@@ -116,7 +132,7 @@ inline std::vector<Shape> segmented_shapes(std::mt19937_64& rng)
 
   // The first segment starts late: the elements before offsets[0] hold poison (correctness_test.cpp).
   shapes.push_back(segments_from_lengths("late-start", {5, 0, 70001, 1000, 3}, 777));
-  return shapes;
+  return misaligning(shapes, {"mixed-with-empties", "lognormal", "late-start"});
 }
 
 } // namespace redu::test

@@ -1,4 +1,5 @@
-// HISTORICAL EXHIBIT, NOT REGISTERED, A DATA RACE ON VOLTA AND LATER (sm_70+).
+// HISTORICAL EXHIBIT (registered with Role::exhibit: reached by name, never in the study's registry),
+// A DATA RACE ON VOLTA AND LATER (sm_70+).
 //
 // Harris's kernel 5 (reduce4) as published in "Optimizing Parallel Reduction in CUDA" (2007), Reduction
 // #5, float and `+` only, as in his slides. Its last warp updates shared memory through a `volatile`
@@ -28,7 +29,7 @@ inline __device__ void volatile_warp_reduce(volatile float* sdata, unsigned int 
   sdata[tid] += sdata[tid + 1];
 }
 
-// `static`: this header has one includer, the launcher in 04_unroll_last_warp_volatile.cu.
+// `static`: this header has one includer, the registration in 04_unroll_last_warp_volatile.cu.
 static __global__ void volatile_reduce4(const float* in, float* out, std::int64_t n, SumOp)
 {
   float* sdata           = shared_array<float>();

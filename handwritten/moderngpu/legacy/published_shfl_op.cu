@@ -8,11 +8,16 @@
 // sums and for the other types, and for min it only shows once a CTA has a full warp of values.
 // Here the same macro stamps the published mapping for an operator type of this file, and the project's
 // moderngpu kernel (01_nt_vt_reduce.cuh) is run with it: everything but the fused shuffle is a correct
-// min. Not registered: it is wrong on purpose. See published_shfl_op.hpp.
+// min. Registered as "moderngpu.published_float_min" with Role::exhibit: it goes through redu::run,
+// but it is never in registry(), since it is wrong on purpose. For n >= 32 the CTA's first warp holds
+// a full warp of values and takes the fused shuffle, whose published float-min is a max: the result is
+// then the largest of the 32 lane minima (seen on an H100: n = 1024 uniform in [-1000, 1000] gave
+// -873.6 for a true minimum of -998.9). Below 32 values the unfused partial-warp path runs and the
+// answer is right.
 // Source: moderngpu 2.0 src/moderngpu/intrinsics.hxx; seed 003 quotes the macro; seed README lists
 // the trap.
+#include "common/typed_reduction.cuh"
 #include "handwritten/moderngpu/01_nt_vt_reduce.cuh"
-#include "handwritten/moderngpu/legacy/published_shfl_op.hpp"
 
 namespace redu::moderngpu
 {
@@ -26,18 +31,37 @@ struct PublishedMinOp : MinOp
 // Found by argument-dependent lookup from cta_reduce, and an exact match, so it wins over MinOp's.
 REDU_MGPU_SHFL_DOWN_OP_32(float, f, f32, max, PublishedMinOp)
 
-} // namespace
-
-Status published_macro_float_min(const float* in, int n, float* out, cudaStream_t stream)
+class PublishedFloatMin : public TypedReduction<PublishedFloatMin, TypeList<float>, OpList<MinOp>>
 {
-  if (n < 1 || n > published_macro_max_n || in == nullptr || out == nullptr)
-  {
-    return Status::invalid("published_macro_float_min: needs device pointers and 1 <= n <= " +
-                           std::to_string(published_macro_max_n));
-  }
-  tile_reduce<first_nt, first_vt><<<1, first_nt, 0, stream>>>(in, n, out, PublishedMinOp{});
-  REDU_CUDA_TRY(cudaPeekAtLastError());
-  return Status::success();
-}
+public:
+  PublishedFloatMin()
+    : TypedReduction({.name   = "moderngpu.published_float_min",
+                      .family = "moderngpu",
+                      .source = "moderngpu 2.0 intrinsics.hxx, SHFL_OP_MACRO as published (minimum_t -> max)",
+                      .idea   = "the published fused shuffle: float min mapped to the PTX max instruction",
+                      .kinds  = {Kind::full},
+                      .role   = Role::exhibit,
+                      .max_n  = first_nt * first_vt}) // one 128 x 8 tile, one CTA, one launch
+  {}
 
+  template <class T, class ReduceOp>
+  std::size_t workspace_bytes(const Problem&) const
+  {
+    return 0;
+  }
+
+  template <class T, class ReduceOp>
+  Status run(const Problem& p, Workspace, cudaStream_t stream) const
+  {
+    tile_reduce<first_nt, first_vt><<<1, first_nt, 0, stream>>>(static_cast<const float*>(p.input),
+                                                                  p.n, static_cast<float*>(p.output),
+                                                                  PublishedMinOp{});
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(PublishedFloatMin);
+
+} // namespace
 } // namespace redu::moderngpu
