@@ -7,9 +7,9 @@
 // baselines: the naive sequential float loop and a pairwise (recursive halving) float sum.
 //
 // usage: accuracy_study --out=FILE.json [--code_id=ID] [--max_log2=K] [--repeats=R]
-#include "common/device_buffer.hpp"
-#include "common/device_info.hpp"
-#include "common/reduction.hpp"
+#include "common/host/device_buffer.hpp"
+#include "common/host/device_info.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <cuda_runtime_api.h>
 

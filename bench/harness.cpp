@@ -1,6 +1,6 @@
 #include "harness.hpp"
 
-#include "common/random_fill.hpp"
+#include "common/host/random_fill.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -8,8 +8,8 @@
 #include "options.hpp"
 #include "sweep.hpp"
 
-#include "common/device_buffer.hpp"
-#include "common/device_info.hpp"
+#include "common/host/device_buffer.hpp"
+#include "common/host/device_info.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -4,8 +4,8 @@
 // costs a memory-bound kernel 10-20% between 2^22 and 2^26 elements (measured on the H100).
 #pragma once
 
-#include "common/device_buffer.hpp"
-#include "common/status.hpp"
+#include "common/host/device_buffer.hpp"
+#include "common/contract/status.hpp"
 
 #include <cuda_runtime_api.h>
 

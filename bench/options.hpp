@@ -2,7 +2,7 @@
 // untouched; anything else unknown is an error (a typo must not silently run the wrong sweep).
 #pragma once
 
-#include "common/problem.hpp"
+#include "common/contract/problem.hpp"
 
 #include <optional>
 #include <string>

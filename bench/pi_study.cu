@@ -10,8 +10,8 @@
 //
 //   pi_study [--out=FILE.json] [--code_id=ID]
 // Exit status: 0 success, 1 no GPU or a CUDA failure, 2 bad command line.
-#include "common/device_info.hpp"
-#include "common/reduction.hpp"
+#include "common/host/device_info.hpp"
+#include "common/contract/reduction.hpp"
 #include "handwritten/pi/pi.hpp"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include "summary.hpp"
 #include "sweep.hpp"
 
-#include "common/device_info.hpp"
+#include "common/host/device_info.hpp"
 
 #include <cub/version.cuh>
 

@@ -4,7 +4,7 @@
 
 #include "options.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <cstdint>
 #include <memory>

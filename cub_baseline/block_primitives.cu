@@ -3,7 +3,7 @@
 // thread's items, cub::BlockReduce combines the block. This is how a student gets CUB's tuned pieces
 // inside their own kernel: the grid-stride structure is ours, the block-wide steps are CUB's.
 // Two passes (partials, then one block), deterministic; any n; any element-aligned pointer.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>

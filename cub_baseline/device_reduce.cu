@@ -6,7 +6,7 @@
 // floats is FLT_MAX, not the identity +inf (problem.hpp): the min of an all-(+inf) input would come out
 // FLT_MAX. Floats therefore call Reduce with CUB's own cuda::minimum / cuda::maximum and the contract's
 // identity, which dispatches to the same kernels; integers keep Min/Max (their seed is the identity).
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>

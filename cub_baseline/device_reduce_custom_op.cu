@@ -1,7 +1,7 @@
 // cub::DeviceReduce::Reduce with a user-supplied operator and initial value: the general entry point
 // that Sum/Min/Max specialise. Passing the project's own functors shows how a custom operator plugs
 // into CUB, and whether the generic path costs anything against the named ones.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
 

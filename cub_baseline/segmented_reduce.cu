@@ -4,7 +4,7 @@
 // Float Min/Max of the named baseline go through Reduce with cuda::minimum / cuda::maximum and the
 // contract's identity (+-inf): DeviceSegmentedReduce::Min/Max seed every segment with +-FLT_MAX, so an
 // empty or all-infinite segment would give +-FLT_MAX (device_reduce.cu says the same of DeviceReduce).
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/functional>

@@ -3,8 +3,8 @@
 // returned value is stored into the problem's output, as every other implementation leaves it.
 #pragma once
 
-#include "common/problem.hpp"
-#include "common/status.hpp"
+#include "common/contract/problem.hpp"
+#include "common/contract/status.hpp"
 
 #include <thrust/execution_policy.h>
 

@@ -3,7 +3,7 @@
 // synchronisation; the benchmark's events therefore time the reduction plus that round trip, and
 // the result is then written to the problem's output with one more small copy (also timed).
 // Thrust's temporary storage comes from the workspace through an allocator, so no cudaMalloc is timed.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>

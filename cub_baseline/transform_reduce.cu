@@ -3,7 +3,7 @@
 // thrust::transform_reduce does the same through Thrust and returns the value to the host (a device-
 // to-host copy and a stream synchronisation inside every timed call, plus one small copy back to the
 // problem's output). Thrust's temporary storage comes from the workspace (thrust_on_workspace.cuh).
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>

@@ -71,10 +71,10 @@ mutant() {
 tests=build/tests/reduce_tests
 ctest_one() { ctest --test-dir build -R "^$1\$" --output-on-failure; }
 
-mutant "validate() accepts n > max_n" host common/reduction.cpp \
+mutant "validate() accepts n > max_n" host common/contract/reduction.cpp \
   's/if (p.n > info.max_n)/if (false)/' reduce_tests \
   "$tests" --gtest_filter=Validation.RejectsWhatAnImplementationDoesNotDeclare
-mutant "validate() accepts a null input" host common/reduction.cpp \
+mutant "validate() accepts a null input" host common/contract/reduction.cpp \
   's/if (p.n > 0 && p.input == nullptr)/if (false)/' reduce_tests \
   "$tests" --gtest_filter=Validation.RejectsNullPointersNegativeSizesAndBadShapes
 mutant "reduce_bench ignores an unknown option" host bench/options.cpp \
@@ -83,16 +83,16 @@ mutant "reduce_bench ignores an unknown option" host bench/options.cpp \
 mutant "reduce_bench exits 0 on an unknown --impl" host bench/reduce_bench.cpp \
   '/unknown implementation/,/return 2;/ s/return 2;/return 0;/' reduce_bench \
   ctest_one bench_cli.unknown_impl
-mutant "run() accepts an undersized workspace" gpu common/reduction.cpp \
+mutant "run() accepts an undersized workspace" gpu common/contract/reduction.cpp \
   's/workspace.bytes < needed/false/' reduce_tests \
   "$tests" --gtest_filter=BadInputOnGpu.RefusedCallsWriteNothing
-mutant "run() skips the segment offsets check" gpu common/reduction.cpp \
+mutant "run() skips the segment offsets check" gpu common/contract/reduction.cpp \
   '/REDU_TRY(check_offsets(problem, stream));/d' reduce_tests \
   "$tests" --gtest_filter=BadInputOnGpu.BadSegmentOffsetsAreRefusedBeforeLaunch
-mutant "validate() lets an output overlap the input" host common/reduction.cpp \
+mutant "validate() lets an output overlap the input" host common/contract/reduction.cpp \
   's/if (r != w \&\& ranges.items\[w\].overlaps(ranges.items\[r\]))/if (false)/' reduce_tests \
   "$tests" --gtest_filter=Validation.RejectsMisalignedPointersOverlapsAndElementsOutsideEverySegment
-mutant "float min identity is FLT_MAX, not +inf" gpu common/ops.cuh \
+mutant "float min identity is FLT_MAX, not +inf" gpu common/contract/ops.cuh \
   '0,/return ::cuda::std::numeric_limits<T>::infinity();/ s/numeric_limits<T>::infinity()/numeric_limits<T>::max()/' reduce_tests \
   "$tests" --gtest_filter=SpecialValues.NanAndInfinitiesFollowTheDocumentedSemantics
 mutant "segmented.adaptive leaves piece counters to the workspace" gpu handwritten/segmented/adaptive_segmented.cu \

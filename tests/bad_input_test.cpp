@@ -3,7 +3,7 @@
 #include "support/gpu.hpp"
 #include "support/run_helpers.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

@@ -17,7 +17,7 @@
 #include "support/run_helpers.hpp"
 #include "support/shapes.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

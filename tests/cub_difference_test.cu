@@ -1,4 +1,4 @@
-// Where CUB's own answer differs from the contract (common/problem.hpp), shown by calling CUB directly:
+// Where CUB's own answer differs from the contract (common/contract/problem.hpp), shown by calling CUB directly:
 // cub::DeviceReduce::Min / Max and DeviceSegmentedReduce::Min / Max seed the reduction with
 // numeric_limits<T>::max() / lowest(), which for floats are +-FLT_MAX, not the identities +-inf. So the
 // min of an all-(+inf) input, and of an empty segment, comes out FLT_MAX, where the contract (and every

@@ -1,4 +1,4 @@
-// CUDA graph capture (common/problem.hpp): every implementation that declares Info::graph_capture is
+// CUDA graph capture (common/contract/problem.hpp): every implementation that declares Info::graph_capture is
 // captured, after one ordinary call (as graphs are used: warm up, then capture), and its graph is
 // replayed twice on freshly poisoned outputs; each replay must give the reference. An implementation
 // that cannot be captured (it synchronises with the host) must refuse the call while its stream
@@ -10,7 +10,7 @@
 #include "support/run_helpers.hpp"
 #include "support/shapes.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 #include "support/reference.hpp"
 
 #include "bench/options.hpp"
-#include "common/device_info.hpp"
-#include "common/reduction.hpp"
+#include "common/host/device_info.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

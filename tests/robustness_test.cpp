@@ -2,7 +2,7 @@
 // and inputs of more than 2^31 elements.
 //
 // Special values, for every implementation that reduces float or double, in every kind it declares,
-// follow the rules stated in common/problem.hpp (NaN and infinities in sums, +-inf identities so that
+// follow the rules stated in common/contract/problem.hpp (NaN and infinities in sums, +-inf identities so that
 // all-infinite inputs give the infinity, signed zeros, first occurrence for argmin/argmax).
 #include "support/cases.hpp"
 #include "support/gpu.hpp"
@@ -10,8 +10,8 @@
 #include "support/run_helpers.hpp"
 #include "support/shapes.hpp"
 
-#include "common/random_fill.hpp"
-#include "common/reduction.hpp"
+#include "common/host/random_fill.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

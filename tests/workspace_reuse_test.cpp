@@ -1,5 +1,5 @@
 // The contract lets one workspace serve any sequence of stream-ordered calls of one implementation on
-// different problems (common/problem.hpp). Here, per implementation and kind: one workspace, sized for
+// different problems (common/contract/problem.hpp). Here, per implementation and kind: one workspace, sized for
 // the largest problem and zero-filled once, serves a sequence of problems of alternating element types
 // and operators, sizes that fall and rise again and varying segment counts, enqueued back to back on one
 // stream with no synchronisation in between; then the same sequence again in reverse order. Every output
@@ -11,7 +11,7 @@
 #include "support/run_helpers.hpp"
 #include "support/shapes.hpp"
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

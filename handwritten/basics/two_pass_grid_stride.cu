@@ -7,7 +7,7 @@
 // Requirements: none on n (64-bit indices); the partials live in the workspace.
 // Source: the structure of Harris's reduce6 and of CUB's two-pass DeviceReduce, without tuning.
 #include "common/device/warp_reduce.cuh"
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 namespace redu
 {

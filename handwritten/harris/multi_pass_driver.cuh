@@ -8,7 +8,7 @@
 // them again, so these two sizes are the whole workspace.
 #pragma once
 
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 
 #include <cstddef>
 #include <cstdint>

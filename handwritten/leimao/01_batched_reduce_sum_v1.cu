@@ -1,6 +1,6 @@
 // Registers Lei Mao's batched reduce v1 (shared-memory tree, one 256-thread block per row) as
 // "leimao.batched_v1". The kernel and its lesson: 01_batched_reduce_sum_v1.cuh.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/leimao/01_batched_reduce_sum_v1.cuh"
 
 namespace redu::leimao

@@ -1,6 +1,6 @@
 // Registers Lei Mao's batched reduce v2 (warp shuffles + one shared slot per warp, one 256-thread block
 // per row) as "leimao.batched_v2". The kernel and its lesson: 02_batched_reduce_sum_v2.cuh.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 
 namespace redu::leimao

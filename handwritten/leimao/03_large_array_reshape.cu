@@ -13,7 +13,7 @@
 // Measured (H100, cold L2, float sum): 3037 GB/s at n = 2^28 (CUB DeviceReduce 3064), 462 at 2^20 (482).
 // Source: Lei Mao, "CUDA Reduction" (2024), "Large Array Reduce Sum", first paragraph (reshape into
 // (batch * inner_batch_size, inner_num_elements_per_batch) and repeat).
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/leimao/large_array_shape.cuh"
 

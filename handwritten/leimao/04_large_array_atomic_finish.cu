@@ -21,7 +21,7 @@
 // Measured (H100, cold L2, float sum): 3065 GB/s at n = 2^28 (CUB DeviceReduce 3064, 03: 3037), 516 at
 // 2^20 (482, 462): one launch less is worth a few percent at small n, nothing at large n.
 // Source: Lei Mao, "CUDA Reduction" (2024), "Large Array Reduce Sum", last paragraph (atomic operations).
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/leimao/large_array_shape.cuh"
 

@@ -4,8 +4,8 @@
 // Source: Lei Mao, "CUDA Reduction" (2024), section "Batched Reduce Sum" (block_reduce_sum_v1/v2).
 #pragma once
 
-#include "common/ops.cuh"
-#include "common/status.hpp"
+#include "common/contract/ops.cuh"
+#include "common/contract/status.hpp"
 
 #include <cstddef>
 #include <cstdint>

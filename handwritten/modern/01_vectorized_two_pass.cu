@@ -19,7 +19,7 @@
 // Source: the tile structure of CUB's DeviceReduce agent, NVIDIA's "CUDA Pro Tip: Increase Performance
 // with Vectorized Memory Access", moderngpu's tile per CTA (seed 003) with vectors; measured choices in
 // handwritten/modern/NOTES.md.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 

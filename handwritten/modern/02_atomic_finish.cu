@@ -23,7 +23,7 @@
 // caller and calls that share it stream-ordered. A grid of one block writes its result directly.
 // Source: Lei Mao, "CUDA Reduction", Large Array Reduce Sum (finish with atomics), made single-launch
 // with the ticket of the CUDA Programming Guide's threadFenceReduction sample.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 

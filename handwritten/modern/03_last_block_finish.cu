@@ -10,11 +10,11 @@
 // Flaw removed (vs lesson 2): float sums are deterministic again: the partials are combined in index
 // order, not in the order the blocks happen to finish.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
-// caller (the counter is left at zero after every call, as common/problem.hpp requires); calls that
+// caller (the counter is left at zero after every call, as common/contract/problem.hpp requires); calls that
 // share a workspace must be stream-ordered. A grid of one block skips the ticket altogether.
 // Source: the threadFenceReduction sample of the CUDA C++ Programming Guide (memory fence functions),
 // with the tile fold of lesson 1.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 

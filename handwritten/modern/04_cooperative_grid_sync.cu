@@ -12,7 +12,7 @@
 // Requirements: any n (64-bit), input aligned to its element size; a device that supports cooperative
 // launches (cudaDevAttrCooperativeLaunch, every GPU since Pascal). Deterministic.
 // Source: CUDA C++ Programming Guide, Cooperative Groups, grid synchronisation.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 

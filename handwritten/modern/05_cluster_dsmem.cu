@@ -17,7 +17,7 @@
 // ticket is left at zero); calls sharing a workspace stream-ordered. Deterministic.
 // Source: CUDA C++ Programming Guide, Thread Block Clusters and Distributed Shared Memory; the ticket
 // of the Guide's threadFenceReduction sample.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/modern/device_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "common/device/warp_reduce.cuh"
-#include "common/ops.cuh"
+#include "common/contract/ops.cuh"
 
 #include <cstdint>
 #include <cstring>

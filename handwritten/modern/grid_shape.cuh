@@ -2,8 +2,8 @@
 // eviction priority the input loads carry.
 #pragma once
 
-#include "common/per_device.cuh"
-#include "common/status.hpp"
+#include "common/device/per_device.cuh"
+#include "common/contract/status.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -15,7 +15,7 @@
 // Source: seed 003 "GPU Programming - Reduce" (Top-Down View, Bottom-Up View, the shfl_op macro);
 // moderngpu kernel_reduce.hxx, cta_reduce.hxx, intrinsics.hxx. The published macro's float-min slip is
 // exhibited in legacy/published_shfl_op.cu; this version maps min to min.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/moderngpu/01_nt_vt_reduce.cuh"
 
 namespace redu::moderngpu

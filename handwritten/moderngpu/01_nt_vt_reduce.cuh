@@ -4,8 +4,8 @@
 // mapping; 01_nt_vt_reduce.cu registers it.
 #pragma once
 
-#include "common/ops.cuh"
-#include "common/status.hpp"
+#include "common/contract/ops.cuh"
+#include "common/contract/status.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>

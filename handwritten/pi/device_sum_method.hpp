@@ -1,7 +1,7 @@
 // Internal to handwritten/pi: what the methods whose float sum ends in device memory share.
 #pragma once
 
-#include "common/device_buffer.hpp"
+#include "common/host/device_buffer.hpp"
 #include "handwritten/pi/pi.hpp"
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // launch of the same kernel, reading the block partials, finishes. No atomics: deterministic.
 // Requirements: any n >= 1 (64-bit index); partials for at most fused_max_blocks blocks.
 #include "common/device/warp_reduce.cuh"
-#include "common/ops.cuh"
+#include "common/contract/ops.cuh"
 #include "handwritten/pi/device_sum_method.hpp"
 #include "handwritten/pi/rectangles.cuh"
 

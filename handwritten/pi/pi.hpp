@@ -7,7 +7,7 @@
 // Library code: errors come back as Status values; nothing here exits or throws.
 #pragma once
 
-#include "common/status.hpp"
+#include "common/contract/status.hpp"
 
 #include <cstdint>
 #include <cuda_runtime_api.h>

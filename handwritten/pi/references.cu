@@ -2,7 +2,7 @@
 // error, the rounding of the heights to float, and the float summation. Sums in double by
 // cub::DeviceReduce::TransformReduce (a tree: its own rounding, ~log2(n) ulps of double, is far below
 // every float effect measured here).
-#include "common/device_buffer.hpp"
+#include "common/host/device_buffer.hpp"
 #include "handwritten/pi/pi.hpp"
 #include "handwritten/pi/rectangles.cuh"
 

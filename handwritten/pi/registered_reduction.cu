@@ -1,7 +1,7 @@
 // pi as the seed meant it, with any registered reduction: calcRectangles writes n floats, then the
 // reduction looked up by name runs through redu::run (validated, workspace from the contract).
-#include "common/device_buffer.hpp"
-#include "common/reduction.hpp"
+#include "common/host/device_buffer.hpp"
+#include "common/contract/reduction.hpp"
 #include "handwritten/pi/device_sum_method.hpp"
 
 #include <algorithm>

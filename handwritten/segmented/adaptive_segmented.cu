@@ -50,8 +50,8 @@
 // has the current ones).
 // Source: Lei Mao's batched kernels (a block per row) and the "Large Array Reduce Sum" section (split a
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
-#include "common/per_device.cuh"
-#include "common/typed_reduction.cuh"
+#include "common/device/per_device.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/segmented/big_and_medium.cuh"
 #include "handwritten/segmented/block_per_segment.cuh"

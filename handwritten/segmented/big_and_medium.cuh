@@ -3,8 +3,8 @@
 #pragma once
 
 #include "common/device/warp_reduce.cuh"
-#include "common/per_device.cuh"
-#include "common/status.hpp"
+#include "common/device/per_device.cuh"
+#include "common/contract/status.hpp"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "common/device/warp_reduce.cuh"
-#include "common/status.hpp"
+#include "common/contract/status.hpp"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"

@@ -2,7 +2,7 @@
 // split big segments, sized on the host from the problem (layout) and cut into typed pointers (carve).
 #pragma once
 
-#include "common/problem.hpp"
+#include "common/contract/problem.hpp"
 #include "handwritten/segmented/segmented_shape.cuh"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 // timing, so every mapping built from this is deterministic.
 #pragma once
 
-#include "common/ops.cuh"
+#include "common/contract/ops.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>

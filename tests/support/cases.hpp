@@ -1,7 +1,7 @@
 // The test matrix: one case per registered implementation x declared kind x element type x operator.
 #pragma once
 
-#include "common/reduction.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

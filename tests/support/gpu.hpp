@@ -2,7 +2,7 @@
 // into a failure, so a GPU machine can never report a skipped suite as a pass.
 #pragma once
 
-#include "common/device_info.hpp"
+#include "common/host/device_info.hpp"
 
 #include <gtest/gtest.h>
 

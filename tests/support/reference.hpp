@@ -2,7 +2,7 @@
 // tolerance a float result must meet. Nothing here shares code with the implementations under test.
 #pragma once
 
-#include "common/problem.hpp"
+#include "common/contract/problem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -102,7 +102,7 @@ std::vector<T> random_values(std::int64_t n, Op op, std::mt19937_64& rng)
   return values;
 }
 
-// The contract's identities (common/problem.hpp), written out independently of common/ops.cuh:
+// The contract's identities (common/contract/problem.hpp), written out independently of common/contract/ops.cuh:
 // +-inf for float min/max, the integer type's extremes otherwise.
 template <class T>
 T identity(Op op)

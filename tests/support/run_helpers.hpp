@@ -1,8 +1,8 @@
 // Small GPU-side helpers the tests share: status assertions, upload, poisoned outputs, a checked run.
 #pragma once
 
-#include "common/device_buffer.hpp"
-#include "common/reduction.hpp"
+#include "common/host/device_buffer.hpp"
+#include "common/contract/reduction.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The problem sizes and shapes every implementation is checked on.
 #pragma once
 
-#include "common/problem.hpp"
+#include "common/contract/problem.hpp"
 
 #include <cmath>
 #include <cstdlib>

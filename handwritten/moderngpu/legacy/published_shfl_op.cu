@@ -16,7 +16,7 @@
 // answer is right.
 // Source: moderngpu 2.0 src/moderngpu/intrinsics.hxx; seed 003 quotes the macro; seed README lists
 // the trap.
-#include "common/typed_reduction.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "handwritten/moderngpu/01_nt_vt_reduce.cuh"
 
 namespace redu::moderngpu

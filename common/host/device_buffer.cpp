@@ -1,4 +1,4 @@
-#include "device_buffer.hpp"
+#include "common/host/device_buffer.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -4,7 +4,7 @@
 // instead, which is not neutral: min(FLT_MAX, +inf) is FLT_MAX.
 #pragma once
 
-#include "problem.hpp"
+#include "common/contract/problem.hpp"
 
 #include <cuda/std/limits>
 

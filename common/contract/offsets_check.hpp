@@ -3,8 +3,8 @@
 // clear error and the reduction is never launched.
 #pragma once
 
-#include "problem.hpp"
-#include "status.hpp"
+#include "common/contract/problem.hpp"
+#include "common/contract/status.hpp"
 
 #include <cuda_runtime_api.h>
 

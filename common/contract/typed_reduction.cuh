@@ -9,8 +9,8 @@
 // dtypes/ops its Info declares, so what is compiled and what is claimed cannot drift apart.
 #pragma once
 
-#include "ops.cuh"
-#include "reduction.hpp"
+#include "common/contract/ops.cuh"
+#include "common/contract/reduction.hpp"
 
 #include <cstdint>
 #include <type_traits>

@@ -1,4 +1,4 @@
-#include "device_info.hpp"
+#include "common/host/device_info.hpp"
 
 #include <cuda_runtime_api.h>
 

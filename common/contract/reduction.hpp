@@ -2,8 +2,8 @@
 // registry that tests, benchmarks and notebooks enumerate.
 #pragma once
 
-#include "problem.hpp"
-#include "status.hpp"
+#include "common/contract/problem.hpp"
+#include "common/contract/status.hpp"
 
 #include <cuda_runtime_api.h>
 

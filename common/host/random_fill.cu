@@ -1,4 +1,4 @@
-#include "random_fill.hpp"
+#include "common/host/random_fill.hpp"
 
 namespace redu
 {

@@ -3,7 +3,7 @@
 // microseconds of host time, a whole small reduction takes a few, so they must not run per call.
 #pragma once
 
-#include "common/status.hpp"
+#include "common/contract/status.hpp"
 
 #include <atomic>
 #include <cuda_runtime.h>

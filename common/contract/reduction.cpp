@@ -1,6 +1,6 @@
-#include "reduction.hpp"
+#include "common/contract/reduction.hpp"
 
-#include "offsets_check.hpp"
+#include "common/contract/offsets_check.hpp"
 
 #include <algorithm>
 #include <cmath>

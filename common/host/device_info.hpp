@@ -2,7 +2,7 @@
 // (cudaDeviceProp::memoryClockRate is gone: cudaDeviceGetAttribute is the source of clocks and bus width).
 #pragma once
 
-#include "status.hpp"
+#include "common/contract/status.hpp"
 
 #include <cstdint>
 #include <string>

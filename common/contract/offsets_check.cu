@@ -1,4 +1,4 @@
-#include "offsets_check.hpp"
+#include "common/contract/offsets_check.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -1,9 +1,9 @@
 // Owning device allocations for tests and benchmarks (library code never allocates).
 #pragma once
 
-#include "problem.hpp"
-#include "reduction.hpp"
-#include "status.hpp"
+#include "common/contract/problem.hpp"
+#include "common/contract/reduction.hpp"
+#include "common/contract/status.hpp"
 
 #include <cstddef>
 #include <utility>

@@ -2,8 +2,8 @@
 // billions of elements in parallel and the host can recompute any of them for a reference.
 #pragma once
 
-#include "problem.hpp"
-#include "status.hpp"
+#include "common/contract/problem.hpp"
+#include "common/contract/status.hpp"
 
 #include <cuda_runtime.h>
 
