@@ -12,6 +12,7 @@
 // are poisoned before every run. Implementations that declare themselves deterministic are also run
 // again on the same input and must reproduce the result bit for bit.
 #include "support/cases.hpp"
+#include "support/device_problem.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -42,12 +43,6 @@ std::vector<Shape> shapes_for(Kind kind, std::mt19937_64& rng)
       break;
   }
   return segmented_shapes(rng);
-}
-
-// Segment i of `shape` is [begin(i), end(i)).
-std::int64_t segment_begin(const Shape& shape, Kind kind, std::int64_t i)
-{
-  return kind == Kind::segmented ? shape.offsets[i] : i * (shape.segments > 0 ? shape.n / shape.segments : 0);
 }
 
 enum class Data
@@ -106,7 +101,8 @@ std::vector<T> values_for(Data data, std::int64_t n, Op op, std::mt19937_64& rng
 }
 
 // Runs case `c` on one shape and checks every output. The input starts `misalign` elements past a
-// 256-byte boundary of its allocation, behind 256 bytes of poison, and is followed by 256 more.
+// 256-byte boundary of its allocation, behind 256 bytes of poison, and is followed by 256 more
+// (Placement in support/device_problem.hpp).
 template <class T>
 void check(const Case& c, const Shape& shape, Data data, std::mt19937_64& rng, int misalign)
 {
@@ -118,38 +114,19 @@ void check(const Case& c, const Shape& shape, Data data, std::mt19937_64& rng, i
   {
     std::fill(values.begin(), values.begin() + shape.offsets.front(), poison_element); // never read
   }
-  const std::int64_t guard = 256 / sizeof(T);
-
-  DeviceBuffer input, output, indices, offsets, workspace_buffer;
-  std::vector<T> padded(guard + misalign, poison_element);
-  padded.insert(padded.end(), values.begin(), values.end());
-  padded.insert(padded.end(), guard, poison_element);
-  ASSERT_OK(upload(padded, input));
-  const void* input_start = input.as<const T>() + guard + misalign;
-  ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
-  if (is_arg(c.op))
-  {
-    ASSERT_OK(indices.allocate(shape.segments * sizeof(std::int64_t)));
-  }
-  if (c.kind == Kind::segmented)
-  {
-    ASSERT_OK(upload(shape.offsets, offsets));
-  }
-  Problem problem{c.kind, c.dtype, c.op, shape.n, shape.segments, shape.n > 0 ? input_start : nullptr, output.data(),
-                  offsets.as<const std::int64_t>(), indices.as<std::int64_t>()};
-  Workspace workspace;
-  ASSERT_OK(allocate_workspace(*c.impl, problem, workspace_buffer, workspace));
+  DeviceProblem d;
+  ASSERT_OK(make_device_problem(c.kind, c.op, shape, values, c.impl, d, Placement<T>{misalign, poison_element}));
 
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   std::vector<T> result;
   std::vector<std::int64_t> result_indices;
   const auto run_once = [&]() -> Status {
-    REDU_TRY(poison(output));
-    REDU_TRY(poison(indices));
-    REDU_TRY(run_and_wait(*c.impl, problem, workspace, stream));
-    REDU_TRY(download(indices, result_indices));
-    return download(output, result);
+    REDU_TRY(poison(d.output));
+    REDU_TRY(poison(d.indices));
+    REDU_TRY(run_and_wait(*c.impl, d.problem, d.workspace, stream));
+    REDU_TRY(download(d.indices, result_indices));
+    return download(d.output, result);
   };
   const Status first = run_once();
   ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
@@ -161,10 +138,10 @@ void check(const Case& c, const Shape& shape, Data data, std::mt19937_64& rng, i
   for (std::int64_t i = 0; i < shape.segments; ++i)
   {
     const std::int64_t begin = segment_begin(shape, c.kind, i);
-    const std::int64_t end   = c.kind == Kind::segmented ? shape.offsets[i + 1] : begin + shape.n / shape.segments;
+    const std::int64_t end   = segment_end(shape, c.kind, i);
     const Reference ref      = reference(values, begin, end, c.op);
     const long double got    = static_cast<long double>(result[i]);
-    const long double tol    = exact ? 0 : tolerance<T>(ref, c.op, sum_error_factor(*c.impl, problem, ref.count));
+    const long double tol    = exact ? 0 : tolerance<T>(ref, c.op, sum_error_factor(*c.impl, d.problem, ref.count));
     const bool value_ok      = !std::isnan(got) && (got == ref.value || std::fabs(got - ref.value) <= tol);
     const bool index_ok      = !is_arg(c.op) || result_indices[i] == ref.index;
     if (!(value_ok && index_ok) && ++failures <= 5)

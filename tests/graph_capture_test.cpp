@@ -5,6 +5,7 @@
 // captures, leaving the capture intact; and a segmented call that would check its offsets (a
 // synchronisation) is refused too.
 #include "support/cases.hpp"
+#include "support/device_problem.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -53,18 +54,10 @@ void check_capture(const Reduction& impl, Kind kind, Op op)
   const Shape shape  = capture_shape(kind);
   std::mt19937_64 rng(std::random_device{}());
   const std::vector<T> values = random_values<T>(shape.n, op, rng);
-  DeviceBuffer input, output, indices, offsets, workspace_buffer;
-  ASSERT_OK(upload(values, input));
-  ASSERT_OK(output.allocate(shape.segments * sizeof(T)));
-  ASSERT_OK(indices.allocate(shape.segments * sizeof(std::int64_t)));
-  if (kind == Kind::segmented)
-  {
-    ASSERT_OK(upload(shape.offsets, offsets));
-  }
-  const Problem p{kind,          dtype_of_value<T>(),           op,          shape.n, shape.segments, input.data(),
-                  output.data(), offsets.as<const std::int64_t>(), is_arg(op) ? indices.as<std::int64_t>() : nullptr};
-  Workspace ws;
-  ASSERT_OK(allocate_workspace(impl, p, workspace_buffer, ws));
+  DeviceProblem d;
+  ASSERT_OK(make_device_problem(kind, op, shape, values, &impl, d));
+  const Problem& p   = d.problem;
+  const Workspace ws = d.workspace;
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   ASSERT_OK(run_and_wait(impl, p, ws, stream)); // the ordinary call before capturing
@@ -97,21 +90,18 @@ void check_capture(const Reduction& impl, Kind kind, Op op)
   for (int replay = 0; replay < 2; ++replay)
   {
     SCOPED_TRACE("replay " + std::to_string(replay + 1));
-    ASSERT_OK(poison(output));
-    ASSERT_OK(poison(indices));
+    ASSERT_OK(poison(d.output));
+    ASSERT_OK(poison(d.indices));
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     std::vector<T> got;
     std::vector<std::int64_t> got_indices;
-    ASSERT_OK(download(output, got));
-    ASSERT_OK(download(indices, got_indices));
+    ASSERT_OK(download(d.output, got));
+    ASSERT_OK(download(d.indices, got_indices));
     for (std::int64_t s = 0; s < shape.segments; ++s)
     {
-      const std::int64_t length = kind == Kind::segmented ? 0 : shape.n / shape.segments;
-      const std::int64_t begin  = kind == Kind::segmented ? shape.offsets[s] : s * length;
-      const std::int64_t end    = kind == Kind::segmented ? shape.offsets[s + 1] : begin + length;
-      const Reference ref       = reference(values, begin, end, op);
-      const long double value   = static_cast<long double>(got[s]);
+      const Reference ref     = reference(values, segment_begin(shape, kind, s), segment_end(shape, kind, s), op);
+      const long double value = static_cast<long double>(got[s]);
       EXPECT_TRUE(!std::isnan(value)
                   && std::fabs(value - ref.value) <= tolerance<T>(ref, op, sum_error_factor(impl, p, ref.count)))
           << "output " << s << ": got " << static_cast<double>(value) << ", expected " << static_cast<double>(ref.value);

@@ -5,6 +5,7 @@
 // follow the rules stated in common/contract/problem.hpp (NaN and infinities in sums, +-inf identities so that
 // all-infinite inputs give the infinity, signed zeros, first occurrence for argmin/argmax).
 #include "support/cases.hpp"
+#include "support/device_problem.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -54,24 +55,14 @@ template <class T>
 Status reduce_rows(const Reduction& impl, Op op, const Layout& layout, const std::vector<T>& values,
                    std::vector<T>& results, std::vector<std::int64_t>& indices)
 {
-  DeviceBuffer input, output, index_buffer, offsets, workspace_buffer;
-  REDU_TRY(upload(values, input));
-  REDU_TRY(output.allocate(layout.rows() * sizeof(T)));
-  REDU_TRY(index_buffer.allocate(layout.rows() * sizeof(std::int64_t)));
-  REDU_TRY(poison(output));
-  REDU_TRY(poison(index_buffer));
-  if (layout.kind == Kind::segmented)
-  {
-    REDU_TRY(upload(layout.offsets, offsets));
-  }
-  const Problem p{layout.kind,   dtype_of_value<T>(),        op,
-                  layout.n(),    layout.rows(),              input.data(),
-                  output.data(), offsets.as<std::int64_t>(), index_buffer.as<std::int64_t>()};
-  Workspace ws;
-  REDU_TRY(allocate_workspace(impl, p, workspace_buffer, ws));
-  REDU_TRY(run_and_wait(impl, p, ws, nullptr));
-  REDU_TRY(download(output, results));
-  return download(index_buffer, indices);
+  const Shape shape{"", layout.n(), layout.rows(), layout.offsets};
+  DeviceProblem d;
+  REDU_TRY(make_device_problem(layout.kind, op, shape, values, &impl, d));
+  REDU_TRY(poison(d.output));
+  REDU_TRY(poison(d.indices));
+  REDU_TRY(run_and_wait(impl, d.problem, d.workspace, nullptr));
+  REDU_TRY(download(d.output, results));
+  return download(d.indices, indices);
 }
 
 // Runs a full-array problem of host values and returns the single result.

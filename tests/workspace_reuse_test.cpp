@@ -6,6 +6,7 @@
 // is checked. (An earlier segmented.adaptive lost an output here: its per-segment counters landed where a
 // previous problem's lists had left data.)
 #include "support/cases.hpp"
+#include "support/device_problem.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/run_helpers.hpp"
@@ -58,60 +59,44 @@ std::vector<Shape> reuse_shapes(Kind kind)
   return shapes;
 }
 
-// One enqueued problem: its host input, device buffers and the case it runs.
-struct Call
+// One enqueued problem: its host input, the case it runs and its buffers (no workspace of its own).
+struct Enqueued
 {
   Shape shape;
   DType dtype;
   Op op;
   std::vector<char> host_values; // the input's bytes
-  DeviceBuffer input, output, indices, offsets;
-  Problem problem;
+  DeviceProblem device;
 };
 
 template <class T>
-void prepare(Call& call, Kind kind, std::mt19937_64& rng)
+void prepare(Enqueued& call, Kind kind, std::mt19937_64& rng)
 {
   const std::vector<T> values = random_values<T>(call.shape.n, call.op, rng);
   call.host_values.assign(reinterpret_cast<const char*>(values.data()),
                           reinterpret_cast<const char*>(values.data() + values.size()));
-  ASSERT_OK(upload(values, call.input));
-  ASSERT_OK(call.output.allocate(call.shape.segments * sizeof(T)));
-  ASSERT_OK(call.indices.allocate(call.shape.segments * sizeof(std::int64_t)));
-  if (kind == Kind::segmented)
-  {
-    ASSERT_OK(upload(call.shape.offsets, call.offsets));
-  }
-  call.problem = Problem{kind,
-                         call.dtype,
-                         call.op,
-                         call.shape.n,
-                         call.shape.segments,
-                         call.shape.n > 0 ? call.input.data() : nullptr,
-                         call.output.data(),
-                         call.offsets.as<const std::int64_t>(),
-                         is_arg(call.op) ? call.indices.as<std::int64_t>() : nullptr};
+  ASSERT_OK(make_device_problem(kind, call.op, call.shape, values, nullptr, call.device));
 }
 
 template <class T>
-void expect_results(const Reduction& impl, const Call& call, const char* pass)
+void expect_results(const Reduction& impl, const Enqueued& call, const char* pass)
 {
   SCOPED_TRACE(std::string(pass) + ": " + call.shape.label + " " + to_string(call.dtype) + " " + to_string(call.op));
   const auto* first = reinterpret_cast<const T*>(call.host_values.data());
   const std::vector<T> values(first, first + call.shape.n);
   std::vector<T> got;
   std::vector<std::int64_t> got_indices;
-  ASSERT_OK(download(call.output, got));
-  ASSERT_OK(download(call.indices, got_indices));
+  ASSERT_OK(download(call.device.output, got));
+  ASSERT_OK(download(call.device.indices, got_indices));
   int failures = 0;
   for (std::int64_t s = 0; s < call.shape.segments; ++s)
   {
-    const std::int64_t length = call.problem.kind == Kind::segmented ? 0 : call.shape.n / call.shape.segments;
-    const std::int64_t begin  = call.problem.kind == Kind::segmented ? call.shape.offsets[s] : s * length;
-    const std::int64_t end    = call.problem.kind == Kind::segmented ? call.shape.offsets[s + 1] : begin + length;
+    const Kind kind           = call.device.problem.kind;
+    const std::int64_t begin  = segment_begin(call.shape, kind, s);
+    const std::int64_t end    = segment_end(call.shape, kind, s);
     const Reference ref       = reference(values, begin, end, call.op);
     const long double value   = static_cast<long double>(got[s]);
-    const long double tol = tolerance<T>(ref, call.op, sum_error_factor(impl, call.problem, ref.count));
+    const long double tol = tolerance<T>(ref, call.op, sum_error_factor(impl, call.device.problem, ref.count));
     const bool ok = !std::isnan(value) && (value == ref.value || std::fabs(value - ref.value) <= tol)
                  && (!is_arg(call.op) || got_indices[s] == ref.index);
     if (!ok && ++failures <= 3)
@@ -142,7 +127,7 @@ TEST_P(WorkspaceReuse, AnySequenceOfProblemsSharesOneWorkspace)
       combos.push_back({dtype, op});
     }
   }
-  std::vector<std::unique_ptr<Call>> calls;
+  std::vector<std::unique_ptr<Enqueued>> calls;
   std::size_t largest = 0;
   std::size_t k       = 0;
   for (const Shape& shape : reuse_shapes(kind))
@@ -153,7 +138,7 @@ TEST_P(WorkspaceReuse, AnySequenceOfProblemsSharesOneWorkspace)
     }
     for (int repeat = 0; repeat < 2; ++repeat, ++k) // two problems of different type and operator per shape
     {
-      auto call   = std::make_unique<Call>();
+      auto call   = std::make_unique<Enqueued>();
       call->shape = shape;
       std::tie(call->dtype, call->op) = combos[(k * 5 + 1) % combos.size()];
       if (shape.label == "three-one-long" && repeat == 0 && info.supports(DType::i64) && info.supports(Op::sum))
@@ -163,7 +148,7 @@ TEST_P(WorkspaceReuse, AnySequenceOfProblemsSharesOneWorkspace)
       visit_dtype(call->dtype, [&](auto type) { prepare<decltype(type)>(*call, kind, rng); });
       ASSERT_FALSE(HasFatalFailure());
       std::size_t bytes = 0;
-      ASSERT_OK(workspace_bytes(*impl, call->problem, bytes));
+      ASSERT_OK(workspace_bytes(*impl, call->device.problem, bytes));
       largest = std::max(largest, bytes);
       calls.push_back(std::move(call));
     }
@@ -179,13 +164,13 @@ TEST_P(WorkspaceReuse, AnySequenceOfProblemsSharesOneWorkspace)
   {
     for (auto& call : calls)
     {
-      ASSERT_OK(poison(call->output));
-      ASSERT_OK(poison(call->indices));
+      ASSERT_OK(poison(call->device.output));
+      ASSERT_OK(poison(call->device.indices));
     }
     for (std::size_t i = 0; i < calls.size(); ++i)
     {
-      const Call& call = *calls[std::string(pass) == "forward" ? i : calls.size() - 1 - i];
-      ASSERT_OK(run(*impl, call.problem, workspace, stream)); // back to back: no synchronisation
+      const Enqueued& call = *calls[std::string(pass) == "forward" ? i : calls.size() - 1 - i];
+      ASSERT_OK(run(*impl, call.device.problem, workspace, stream)); // back to back: no synchronisation
     }
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
