@@ -3,60 +3,26 @@
 #include "common/host/random_fill.hpp"
 
 #include <algorithm>
-#include <cstring>
+#include <functional>
 
 namespace redu::bench
 {
 
 BenchHarness::~BenchHarness()
 {
-  if (start_ != nullptr)
-  {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
   if (stream_ != nullptr)
   {
     cudaStreamDestroy(stream_);
   }
 }
 
-Status BenchHarness::measure_copy_bandwidth()
-{
-  // Device-to-device copy of 1 GiB: bytes read + bytes written over the median time.
-  const std::size_t bytes = std::size_t{1} << 30;
-  DeviceBuffer src, dst;
-  REDU_TRY(src.allocate(bytes));
-  REDU_TRY(dst.allocate(bytes));
-  REDU_CUDA_TRY(cudaMemsetAsync(src.data(), 1, bytes, stream_));
-  std::vector<float> ms;
-  for (int i = 0; i < 12; ++i)
-  {
-    REDU_CUDA_TRY(cudaEventRecord(start_, stream_));
-    REDU_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream_));
-    REDU_CUDA_TRY(cudaEventRecord(stop_, stream_));
-    REDU_CUDA_TRY(cudaEventSynchronize(stop_));
-    float t = 0;
-    REDU_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
-    if (i >= 2) // warm-up
-    {
-      ms.push_back(t);
-    }
-  }
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  copy_gbps_ = 2.0 * bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
-  return Status::success();
-}
-
 Status BenchHarness::init(const Options& options, const std::vector<BenchCase>& cases)
 {
   options_ = options;
-  REDU_TRY(query_device(0, device_));
   REDU_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  REDU_CUDA_TRY(cudaEventCreate(&start_));
-  REDU_CUDA_TRY(cudaEventCreate(&stop_));
-  REDU_TRY(measure_copy_bandwidth());
-  REDU_TRY(flusher_.init(device_.l2_bytes));
+  REDU_TRY(report::measure_gpu(stream_, gpu_));
+  REDU_TRY(timer_.init());
+  REDU_TRY(flusher_.init(gpu_.device.l2_bytes));
 
   // One input per element type, as large as the largest case that fits; a case that does not fit is
   // reported and dropped, and the sweep goes on.
@@ -96,7 +62,7 @@ const void* BenchHarness::input_for(const BenchCase& c) const
   return inputs_.at(c.dtype).data();
 }
 
-Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
+Status BenchHarness::measure(const BenchCase& c, std::vector<double>& samples_ms)
 {
   const std::size_t out_bytes = static_cast<std::size_t>(c.segments) * size_of(c.dtype);
   if (output_.bytes() < out_bytes)
@@ -136,21 +102,14 @@ Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
   Call call;
   REDU_TRY(prepare(*c.impl, problem, workspace, call));
 
-  samples_ms.clear();
-  for (int s = 0; s < options_.samples; ++s)
+  // Cold L2: a flush before each timed call, outside its events. No warm-ups here: they ran above.
+  std::function<Status()> before_each;
+  if (options_.cold_l2)
   {
-    if (options_.cold_l2)
-    {
-      REDU_TRY(flusher_.flush(stream_)); // outside the timed region
-    }
-    REDU_CUDA_TRY(cudaEventRecord(start_, stream_));
-    REDU_TRY(call.run(stream_));
-    REDU_CUDA_TRY(cudaEventRecord(stop_, stream_));
-    REDU_CUDA_TRY(cudaEventSynchronize(stop_));
-    float ms = 0;
-    REDU_CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
-    samples_ms.push_back(ms);
+    before_each = [this] { return flusher_.flush(stream_); };
   }
+  REDU_TRY(timer_.time_calls(stream_, 0, options_.samples, [&] { return call.run(stream_); }, samples_ms,
+                             before_each));
   REDU_CUDA_TRY(cudaGetLastError());
 
   std::vector<unsigned char> out(out_bytes);
@@ -168,7 +127,8 @@ Status BenchHarness::measure(const BenchCase& c, std::vector<float>& samples_ms)
 
 void BenchHarness::run(benchmark::State& state, const BenchCase& c)
 {
-  std::vector<float> samples;
+  std::vector<double> samples;
+  double median_ms = 0;
   for (auto _ : state)
   {
     const Status status = measure(c, samples);
@@ -178,12 +138,10 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
       state.SkipWithError(status.message().c_str());
       return;
     }
-    std::vector<float> sorted = samples;
-    std::sort(sorted.begin(), sorted.end());
-    state.SetIterationTime(sorted[sorted.size() / 2] * 1e-3);
+    median_ms = report::median(samples);
+    state.SetIterationTime(median_ms * 1e-3);
   }
   std::sort(samples.begin(), samples.end());
-  const double median_ms = samples[samples.size() / 2];
   const double out_bytes = static_cast<double>(c.segments) * (size_of(c.dtype) + (is_arg(c.op) ? sizeof(std::int64_t) : 0));
   const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + out_bytes;
   const double gbps      = bytes / (median_ms * 1e-3) / 1e9;
@@ -193,8 +151,8 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
 
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
   state.counters["GBps"]        = gbps;
-  state.counters["pct_peak"]    = 100.0 * gbps / device_.peak_gbps();
-  state.counters["pct_copy"]    = 100.0 * gbps / copy_gbps_;
+  state.counters["pct_peak"]    = 100.0 * gbps / gpu_.device.peak_gbps();
+  state.counters["pct_copy"]    = 100.0 * gbps / gpu_.copy_gbps;
   state.counters["GBps_incl_offsets"] = (bytes + offsets_bytes) / (median_ms * 1e-3) / 1e9;
   state.counters["median_ms"]   = median_ms;
   state.counters["min_ms"]      = samples.front();

@@ -9,7 +9,8 @@
 #include "sweep.hpp"
 
 #include "common/host/device_buffer.hpp"
-#include "common/host/device_info.hpp"
+#include "report/event_timer.hpp"
+#include "report/measured_gpu.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -31,29 +32,27 @@ struct Record
 class BenchHarness
 {
 public:
-  // Reads the device, measures copy bandwidth, allocates shared inputs and the flush buffer.
+  // Reads the device, measures its copy bandwidth, allocates shared inputs and the flush buffer.
   Status init(const Options& options, const std::vector<BenchCase>& cases);
   ~BenchHarness();
 
   void run(benchmark::State& state, const BenchCase& c);
 
-  const DeviceInfo& device() const { return device_; }
-  double copy_gbps() const { return copy_gbps_; }
+  // The GPU and its measured copy bandwidth, what pct_peak and pct_copy compare with.
+  const report::MeasuredGpu& gpu() const { return gpu_; }
   const std::vector<Record>& records() const { return records_; }
   // Cases dropped because their inputs do not fit in device memory.
   const std::vector<std::string>& skipped() const { return skipped_; }
   bool fits(const BenchCase& c) const;
 
 private:
-  Status measure(const BenchCase& c, std::vector<float>& samples_ms);
-  Status measure_copy_bandwidth();
+  Status measure(const BenchCase& c, std::vector<double>& samples_ms);
   const void* input_for(const BenchCase& c) const;
 
   Options options_;
-  DeviceInfo device_;
-  double copy_gbps_ = 0;
+  report::MeasuredGpu gpu_;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  report::EventTimer timer_;
   L2Flusher flusher_;
   std::map<DType, DeviceBuffer> inputs_; // one random buffer per element type, sized for the largest case
   std::map<std::string, DeviceBuffer> offsets_;

@@ -1,10 +1,10 @@
-// The benchmark binary's own command line. Google Benchmark's --benchmark_* flags pass through
-// untouched; anything else unknown is an error (a typo must not silently run the wrong sweep).
+// The benchmark binary's own command line, declared with the report toolkit (report/command_line.hpp).
+// Google Benchmark's --benchmark_* flags pass through untouched; anything else unknown is an error (a
+// typo must not silently run the wrong sweep).
 #pragma once
 
 #include "common/contract/problem.hpp"
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,13 +31,10 @@ struct ParsedCommandLine
 {
   Options options;
   std::vector<std::string> benchmark_args; // argv[0] and the --benchmark_* flags
-  std::string error;                       // non-empty: print it and exit 2
+  std::string error;                       // non-empty: print it and usage() to stderr, exit 2
 };
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv);
 std::string usage();
-
-std::optional<DType> parse_dtype(const std::string& text);
-std::optional<Op> parse_op(const std::string& text);
 
 } // namespace redu::bench

@@ -6,40 +6,26 @@
 #include "sweep.hpp"
 
 #include "common/host/device_info.hpp"
-
-#include <cub/version.cuh>
+#include "report/command_line.hpp"
+#include "report/provenance.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
-
-#ifndef REDU_BUILD_TYPE
-#define REDU_BUILD_TYPE "unknown"
-#endif
+#include <optional>
 
 namespace
 {
 
+// The provenance every results file carries, then what only the benchmark has.
 void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Options& options)
 {
-  const redu::DeviceInfo& d = harness.device();
-  benchmark::AddCustomContext("gpu_name", d.name);
-  benchmark::AddCustomContext("gpu_slug", redu::gpu_slug(d.name));
-  benchmark::AddCustomContext("compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
-  benchmark::AddCustomContext("sm_count", std::to_string(d.sm_count));
-  benchmark::AddCustomContext("l2_bytes", std::to_string(d.l2_bytes));
-  benchmark::AddCustomContext("memory_clock_khz", std::to_string(d.memory_clock_khz));
-  benchmark::AddCustomContext("bus_width_bits", std::to_string(d.bus_width_bits));
-  benchmark::AddCustomContext("peak_gbps", std::to_string(d.peak_gbps()));
-  benchmark::AddCustomContext("copy_gbps", std::to_string(harness.copy_gbps()));
-  benchmark::AddCustomContext("driver_version", redu::cuda_version_string(d.driver_version));
-  benchmark::AddCustomContext("cuda_runtime_version", redu::cuda_version_string(d.runtime_version));
-  benchmark::AddCustomContext("cccl_version", std::to_string(CUB_VERSION / 100000) + "." +
-                                                std::to_string(CUB_VERSION / 100 % 1000) + "." +
-                                                std::to_string(CUB_VERSION % 100));
-  benchmark::AddCustomContext("build_type", REDU_BUILD_TYPE);
-  benchmark::AddCustomContext("code_id", options.code_id);
+  for (const auto& [key, value] : redu::report::provenance("reduce_bench", options.code_id, harness.gpu()))
+  {
+    benchmark::AddCustomContext(key, value);
+  }
   benchmark::AddCustomContext("l2_mode", options.cold_l2 ? "cold (a kernel reads 2x L2 before each timed call)" : "hot");
   benchmark::AddCustomContext("timing", "CUDA events around each call after 2 warm-ups; median of "
                                           + std::to_string(options.samples) + " samples");
@@ -50,18 +36,13 @@ void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Op
 
 int main(int argc, char** argv)
 {
-  auto parsed = redu::bench::parse_command_line(argc, argv);
-  if (!parsed.error.empty())
+  const auto parsed = redu::bench::parse_command_line(argc, argv);
+  if (const std::optional<int> exit_status =
+        redu::report::help_or_error("reduce_bench", parsed.error, parsed.options.help, redu::bench::usage()))
   {
-    std::cerr << "reduce_bench: " << parsed.error << "\n" << redu::bench::usage();
-    return 2;
+    return *exit_status;
   }
   const redu::bench::Options& options = parsed.options;
-  if (options.help)
-  {
-    std::cout << redu::bench::usage();
-    return 0;
-  }
   for (const std::string& name : options.impls)
   {
     if (redu::find(name) == nullptr)
@@ -98,7 +79,7 @@ int main(int argc, char** argv)
   });
   if (!options.results_dir.empty() && !has_out)
   {
-    const std::filesystem::path dir = std::filesystem::path(options.results_dir) / redu::gpu_slug(harness.device().name);
+    const std::filesystem::path dir = std::filesystem::path(options.results_dir) / redu::gpu_slug(harness.gpu().device.name);
     std::filesystem::create_directories(dir);
     args.push_back("--benchmark_out=" + (dir / "bench.json").string());
     args.push_back("--benchmark_out_format=json");

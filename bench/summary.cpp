@@ -34,10 +34,10 @@ std::string cell(double gbps, double baseline_gbps)
 
 void print_summary(std::ostream& out, const BenchHarness& harness)
 {
-  const DeviceInfo& d = harness.device();
+  const DeviceInfo& d = harness.gpu().device;
   char line[256];
   std::snprintf(line, sizeof line, "\n%s: peak %.0f GB/s, measured copy %.0f GB/s. Cells: GB/s and ratio to CUB.\n",
-                d.name.c_str(), d.peak_gbps(), harness.copy_gbps());
+                d.name.c_str(), d.peak_gbps(), harness.gpu().copy_gbps);
   out << line;
 
   // (kind, dtype, op) -> shape -> impl -> GB/s

@@ -1,10 +1,11 @@
-# Third-party packages. CCCL (CUB, Thrust, libcu++) comes from the CUDA Toolkit; GoogleTest and Google
-# Benchmark come from the system when present (find_package) and are fetched at a pinned release
-# otherwise.
+# Third-party packages. CCCL (CUB, Thrust, libcu++): the newest found (cmake/Cccl.cmake); GoogleTest
+# and Google Benchmark come from the system when present (find_package) and are fetched at a pinned
+# release otherwise.
 include(FetchContent)
 
 find_package(CUDAToolkit REQUIRED)
 find_package(CCCL CONFIG REQUIRED HINTS "${CUDAToolkit_LIBRARY_DIR}/cmake")
+include(cmake/Cccl.cmake)
 
 find_package(GTest CONFIG QUIET)
 if(NOT TARGET GTest::gtest)

@@ -19,8 +19,11 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 
-# What the notebooks read from the benchmark context; a file without them is refused.
-REQUIRED_CONTEXT = ("gpu_name", "peak_gbps", "copy_gbps", "code_id", "l2_mode", "cccl_version")
+# Every results file carries the same provenance context (report/provenance.hpp writes it into
+# bench.json, accuracy.json and pi.json, all values as text); these are the keys the notebooks read, and
+# a file without them is refused. The benchmark alone also has an L2 mode.
+REQUIRED_CONTEXT = ("gpu_name", "peak_gbps", "copy_gbps", "code_id", "cccl_version")
+REQUIRED_BENCH_CONTEXT = REQUIRED_CONTEXT + ("l2_mode",)
 REQUIRED_COUNTERS = ("GBps", "pct_peak", "pct_copy", "median_ms", "n", "segments", "elem_bytes")
 
 
@@ -51,6 +54,24 @@ def load_json(name: str, gpu: str | None = None) -> dict:
         return json.load(f)
 
 
+def _checked_context(data: dict, name: str, required: tuple[str, ...]) -> dict:
+    """The file's context, refused when it lacks a required key, with the bandwidths as numbers."""
+    context = data.get("context", {})
+    missing = [k for k in required if k not in context]
+    if missing:
+        raise ResultsError(f"{name} context lacks {missing}: re-run the program that wrote it with this version of the code")
+    context["peak_gbps"] = float(context["peak_gbps"])
+    context["copy_gbps"] = float(context["copy_gbps"])
+    return context
+
+
+def load_study(name: str, gpu: str | None = None) -> dict:
+    """accuracy.json or pi.json: the whole file, its provenance context checked."""
+    data = load_json(name, gpu)
+    _checked_context(data, name, REQUIRED_CONTEXT)
+    return data
+
+
 def _parse_label(label: str) -> dict:
     fields = dict(part.split("=", 1) for part in label.split() if "=" in part)
     missing = {"impl", "family", "dtype", "op", "kind", "shape"} - fields.keys()
@@ -62,10 +83,7 @@ def _parse_label(label: str) -> dict:
 def load_bench(gpu: str | None = None) -> tuple[pd.DataFrame, dict]:
     """One row per benchmark: label fields + counters. Returns (frame, context)."""
     data = load_json("bench.json", gpu)
-    context = data.get("context", {})
-    missing = [k for k in REQUIRED_CONTEXT if k not in context]
-    if missing:
-        raise ResultsError(f"bench.json context lacks {missing}: re-run the benchmark with this version of reduce_bench")
+    context = _checked_context(data, "bench.json", REQUIRED_BENCH_CONTEXT)
     rows = []
     for b in data.get("benchmarks", []):
         if b.get("error_occurred"):
@@ -83,8 +101,6 @@ def load_bench(gpu: str | None = None) -> tuple[pd.DataFrame, dict]:
     frame = pd.DataFrame(rows)
     frame["n"] = frame["n"].astype("int64")
     frame["segments"] = frame["segments"].astype("int64")
-    context["peak_gbps"] = float(context["peak_gbps"])
-    context["copy_gbps"] = float(context["copy_gbps"])
     return frame, context
 
 

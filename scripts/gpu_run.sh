@@ -53,10 +53,10 @@ fi
 
 if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then
   step "4. accuracy_study -> $results/accuracy.json"
-  ./build/bench/accuracy_study --out="$results/accuracy.json" --code_id="$REDU_CODE_ID" > "$logs/accuracy.log" 2>&1 || status=1
+  ./build/studies/accuracy_study --out="$results/accuracy.json" --code_id="$REDU_CODE_ID" > "$logs/accuracy.log" 2>&1 || status=1
   tail -n 1 "$logs/accuracy.log"
   step "5. pi_study -> $results/pi.json"
-  ./build/bench/pi_study --out="$results/pi.json" --code_id="$REDU_CODE_ID" > "$logs/pi.log" 2>&1 || status=1
+  ./build/studies/pi_study --out="$results/pi.json" --code_id="$REDU_CODE_ID" > "$logs/pi.log" 2>&1 || status=1
   tail -n 40 "$logs/pi.log"
 fi
 

@@ -2,9 +2,9 @@
 // Thrust returns the sum by value, so the call waits for the device, and it allocates and frees its
 // temporary storage inside the call; its time includes both. Thrust reports errors by throwing: they are
 // caught here and returned as a Status.
-#include "handwritten/pi/device_sum_method.hpp"
-#include "handwritten/pi/pi.hpp"
-#include "handwritten/pi/rectangles.cuh"
+#include "studies/pi/device_sum_method.hpp"
+#include "studies/pi/pi.hpp"
+#include "studies/pi/rectangles.cuh"
 
 #include <cuda/std/functional>
 #include <exception>

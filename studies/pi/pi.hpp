@@ -1,7 +1,7 @@
 // pi by the midpoint rule, the worked example of the seed document "Reduction on CUDA" (001): the integral
 // of 4 / (1 + x^2) over [0, 1] is pi; n rectangles of width 1/n and height 4 / (1 + x_i^2) at the midpoints
 // x_i = (i + 0.5) / n approximate it, and adding their heights is a reduction. Every method below sums the
-// same float heights (the seed's arithmetic, handwritten/pi/rectangles.cuh) and divides by n, so they differ
+// same float heights (the seed's arithmetic, studies/pi/rectangles.cuh) and divides by n, so they differ
 // only in how the float sum is formed and how long it takes.
 //
 // Library code: errors come back as Status values; nothing here exits or throws.

@@ -1,7 +1,7 @@
 // pi in one CUB call: cub::DeviceReduce::TransformReduce over a counting iterator, the heights computed on
 // the fly; temporary storage is sized and allocated in prepare(), so the timed call only launches.
-#include "handwritten/pi/device_sum_method.hpp"
-#include "handwritten/pi/rectangles.cuh"
+#include "studies/pi/device_sum_method.hpp"
+#include "studies/pi/rectangles.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>

@@ -3,8 +3,8 @@
 // cub::DeviceReduce::TransformReduce (a tree: its own rounding, ~log2(n) ulps of double, is far below
 // every float effect measured here).
 #include "common/host/device_buffer.hpp"
-#include "handwritten/pi/pi.hpp"
-#include "handwritten/pi/rectangles.cuh"
+#include "studies/pi/pi.hpp"
+#include "studies/pi/rectangles.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>

@@ -9,7 +9,7 @@
 #include "handwritten/harris/00_interleaved_divergent.cuh"
 #include "handwritten/harris/01_interleaved_strided_index.cuh"
 #include "handwritten/harris/02_sequential_addressing.cuh"
-#include "handwritten/pi/pi.hpp"
+#include "studies/pi/pi.hpp"
 
 #include <algorithm>
 #include <array>

@@ -7,8 +7,8 @@
 // Requirements: any n >= 1 (64-bit index); partials for at most fused_max_blocks blocks.
 #include "common/device/warp_reduce.cuh"
 #include "common/contract/ops.cuh"
-#include "handwritten/pi/device_sum_method.hpp"
-#include "handwritten/pi/rectangles.cuh"
+#include "studies/pi/device_sum_method.hpp"
+#include "studies/pi/rectangles.cuh"
 
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,5 @@
 // The shared part of the device methods: argument checks, the result buffer, fetch(), and compute_pi.
-#include "handwritten/pi/device_sum_method.hpp"
+#include "studies/pi/device_sum_method.hpp"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // reduction looked up by name runs through redu::run (validated, workspace from the contract).
 #include "common/host/device_buffer.hpp"
 #include "common/contract/reduction.hpp"
-#include "handwritten/pi/device_sum_method.hpp"
+#include "studies/pi/device_sum_method.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 // The seed's calcRectangles kernel, one thread per rectangle, with a 64-bit index.
-#include "handwritten/pi/pi.hpp"
-#include "handwritten/pi/rectangles.cuh"
+#include "studies/pi/pi.hpp"
+#include "studies/pi/rectangles.cuh"
 
 #include <limits>
 #include <string>

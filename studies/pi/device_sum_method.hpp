@@ -1,8 +1,8 @@
-// Internal to handwritten/pi: what the methods whose float sum ends in device memory share.
+// Internal to studies/pi: what the methods whose float sum ends in device memory share.
 #pragma once
 
 #include "common/host/device_buffer.hpp"
-#include "handwritten/pi/pi.hpp"
+#include "studies/pi/pi.hpp"
 
 #include <cstdint>
 #include <string>
