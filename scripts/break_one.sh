@@ -95,7 +95,7 @@ mutant "validate() lets an output overlap the input" host common/contract/reduct
 mutant "float min identity is FLT_MAX, not +inf" gpu common/contract/ops.cuh \
   '0,/return ::cuda::std::numeric_limits<T>::infinity();/ s/numeric_limits<T>::infinity()/numeric_limits<T>::max()/' reduce_tests \
   "$tests" --gtest_filter=SpecialValues.NanAndInfinitiesFollowTheDocumentedSemantics
-mutant "segmented.adaptive leaves piece counters to the workspace" gpu handwritten/segmented/adaptive_segmented.cu \
+mutant "segmented.adaptive leaves piece counters to the workspace" gpu handwritten/segmented/classify_small.cuh \
   '/ws.big_pieces_done\[entry\] *= 0;/d' reduce_tests \
   "$tests" --gtest_filter='Registry/WorkspaceReuse.*segmented_adaptive*'
 mutant "leimao.large_array_atomic adds subnormal floats with atomicAdd" gpu handwritten/leimao/04_large_array_atomic_finish.cu \

@@ -1,55 +1,53 @@
-// Shared device building blocks: a warp reduction by butterfly shuffles and a block reduction
-// built on it. Lesson kernels that teach these steps spell them out; everything else calls these.
+// Reducing a value across the lanes of a warp, or of aligned groups of lanes within it, by butterfly
+// shuffles. Lesson kernels that teach this step spell it out; everything else calls this.
 #pragma once
 
+#include "common/contract/ops.cuh"
+
+#include <cstdint>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 namespace redu
 {
 
-// After the butterfly (xor) pattern every lane holds the warp's result, so no broadcast is needed.
-// Shuffles move 32-bit registers; 64-bit types are split by the intrinsic's overloads.
-template <class T, class ReduceOp>
-__device__ __forceinline__ T warp_reduce(T value, ReduceOp op)
+// Folds `value` over aligned groups of `width` lanes (a power of two, at most 32) with the butterfly
+// (xor) pattern: after log2(width) rounds every lane holds its group's result, so no broadcast is
+// needed. Call from all 32 lanes. The width is an argument, not a template parameter, because some
+// groups are only known at run time (a row's lanes in pow2_rows.cuh); a constant width unrolls into
+// straight-line shuffles. Shuffles move 32-bit registers; 64-bit types are split by the intrinsic's
+// overloads.
+template <class T, class ReduceOp> __device__ __forceinline__ T warp_reduce(T value, ReduceOp op, int width)
 {
-#pragma unroll
-  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+  for (int lane_mask = width / 2; lane_mask > 0; lane_mask /= 2)
   {
     value = op(value, __shfl_xor_sync(0xffffffffu, value, lane_mask));
   }
   return value;
 }
 
-// Reduces one value per thread across a block of BlockThreads (a multiple of 32, at most 1024)
-// threads. The result is valid in thread 0. Contains __syncthreads: call from all threads.
-template <int BlockThreads, class T, class ReduceOp>
-__device__ __forceinline__ T block_reduce(T value, ReduceOp op)
+// The whole warp: every lane receives the warp's result. For 32-bit integer sums, minima and maxima one
+// REDUX instruction replaces the five shuffle rounds; it is exact, so the result is the shuffles' result.
+template <class T, class ReduceOp> __device__ __forceinline__ T warp_reduce(T value, ReduceOp op)
 {
-  static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps, at most 1024 threads");
-  constexpr int warps = BlockThreads / 32;
-  __shared__ T warp_results[warps];
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-
-  value = warp_reduce(value, op);
-  if constexpr (warps == 1)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<T, std::int32_t>)
   {
-    return value;
-  }
-  else
-  {
-    if (lane == 0)
+    if constexpr (ReduceOp::id == Op::sum)
     {
-      warp_results[warp] = value;
+      return __reduce_add_sync(0xffffffffu, value);
     }
-    __syncthreads();
-    if (warp == 0)
+    else if constexpr (ReduceOp::id == Op::min)
     {
-      value = (lane < warps) ? warp_results[lane] : ReduceOp::template identity<T>();
-      value = warp_reduce(value, op);
+      return __reduce_min_sync(0xffffffffu, value);
     }
-    return value;
+    else if constexpr (ReduceOp::id == Op::max)
+    {
+      return __reduce_max_sync(0xffffffffu, value);
+    }
   }
+#endif
+  return warp_reduce(value, op, 32);
 }
 
 } // namespace redu

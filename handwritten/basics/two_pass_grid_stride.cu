@@ -6,8 +6,8 @@
 // partials. Two launches, no atomics, so the result is the same bit pattern on every run.
 // Requirements: none on n (64-bit indices); the partials live in the workspace.
 // Source: the structure of Harris's reduce6 and of CUB's two-pass DeviceReduce, without tuning.
-#include "common/device/warp_reduce.cuh"
 #include "common/contract/typed_reduction.cuh"
+#include "common/device/block_reduce.cuh"
 
 namespace redu
 {

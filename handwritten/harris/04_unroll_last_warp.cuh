@@ -28,7 +28,7 @@ namespace redu::harris
 template <class T, class ReduceOp>
 __device__ __forceinline__ T last_warp_reduce(const T* sdata, unsigned int tid, ReduceOp op)
 {
-  return warp_reduce(op(sdata[tid], sdata[tid + 32]), op);
+  return warp_reduce(op(sdata[tid], sdata[tid + 32]), op, 32); // shuffles only, as the lesson shows
 }
 
 template <class T, class ReduceOp>

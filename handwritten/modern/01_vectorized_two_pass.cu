@@ -7,7 +7,7 @@
 // one memory round trip, few partials), and for large inputs contiguous runs of tiles per block, at most
 // 64 waves of what the device holds at once (occupancy API x SM count, queried once per device), so the
 // hardware block scheduler balances the SMs instead of a persistent grid waiting for its slowest block.
-// Loads skip L1 and carry an L2 eviction priority chosen by size (device_fold.cuh, StreamingLoad).
+// Loads skip L1 and carry an L2 eviction priority chosen by size (StreamingLoad, common/device/vector_load.cuh).
 // Warps reduce by butterfly shuffles (one REDUX instruction for int32), blocks through one shared slot
 // per warp, and a second launch of one block reduces the partials.
 // Flaw removed (vs basics.two_pass_grid_stride and moderngpu.reduce): 4-byte loads, one dependent load
@@ -17,19 +17,16 @@
 // are read element-wise around the 16-byte body). Deterministic: the order depends only on n, the input
 // address modulo 16 and the device's occupancy (which fixes the launch shape).
 // Source: the tile structure of CUB's DeviceReduce agent, NVIDIA's "CUDA Pro Tip: Increase Performance
-// with Vectorized Memory Access", moderngpu's tile per CTA (seed 003) with vectors; measured choices in
-// handwritten/modern/NOTES.md.
+// with Vectorized Memory Access", moderngpu's tile per CTA (seed 003) with vectors; the shape constants are in
+// modern_shape.cuh, the measurements behind them in handwritten/modern/NOTES.md.
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/modern/device_fold.cuh"
+#include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 namespace redu::modern
 {
 namespace
 {
-
-constexpr int block_threads = 256;
-constexpr int unroll        = 8;
 
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)

@@ -6,7 +6,7 @@
 // are stored as keys whose all-zero word is the identity: sums as themselves (0 is their identity);
 // min and max through an order-preserving map to unsigned integers (flip the sign bit of integers; of
 // floats flip the sign bit of positives and every bit of negatives), min as the complement so that one
-// atomicMax serves both. A ticket counter (one acq_rel atomicAdd, last_arrival in device_fold.cuh)
+// atomicMax serves both. A ticket counter (one acq_rel atomicAdd, last_arrival in common/device/grid_ticket.cuh)
 // elects the last block, which decodes the accumulator into the output and zeroes accumulator and
 // counter for the next call.
 // Flaw removed (vs lesson 1): the second launch, and the partial array: the finishing block reads one
@@ -24,25 +24,18 @@
 // Source: Lei Mao, "CUDA Reduction", Large Array Reduce Sum (finish with atomics), made single-launch
 // with the ticket of the CUDA Programming Guide's threadFenceReduction sample.
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/modern/device_fold.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 namespace redu::modern
 {
 namespace
 {
-
-constexpr int unroll = 8;
-// Inputs of at least this many bytes take blocks of 512 threads instead of 256 (the same 8 loads per
-// thread, a tile twice as large). Measured on the H100, cold L2, in two sweeps of one run: with 256-thread
-// blocks this kernel read doubles at 0.94x CUB at 2^30 elements and 0.96-0.98x at 2^27, reproducibly
-// (samples within 2%), though lesson 3, with the same launch shape and a store instead of the atomic,
-// ran 1.02x there; with 512-thread blocks it ran 1.02-1.03x CUB from 2^26 to 2^30 elements in all three
-// types. Below ~2^27 elements 256 threads are 1-3% faster (NOTES.md, idea 13).
-constexpr std::int64_t large_input_bytes = std::int64_t{1} << 29;
 
 template <class T> using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
 
@@ -162,15 +155,15 @@ __global__ void __launch_bounds__(Threads)
 }
 
 // The error bound's arrival-order term (Info::unordered_partials): a double sum adds up to one partial
-// per block in arrival order, at most one block per tile of 256 x unroll packs and at most max_grid;
-// a float sum adds only the final rounding of its double accumulator.
+// per block in arrival order, at most one block per tile of block_threads x unroll packs and at most
+// max_grid; a float sum adds only the final rounding of its double accumulator.
 std::int64_t partials_in_arrival_order(const Problem& p)
 {
   if (p.dtype != DType::f64)
   {
     return 1;
   }
-  const std::int64_t tiles = p.n / (2 * 256 * unroll) + 1;
+  const std::int64_t tiles = p.n / (pack_size<double> * block_threads * unroll) + 1;
   return std::min<std::int64_t>(tiles, max_grid);
 }
 
@@ -194,11 +187,12 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
+    // Large inputs take larger blocks (modern_shape.cuh says why).
     if (p.n >= large_input_bytes / static_cast<std::int64_t>(sizeof(T)))
     {
-      return launch<512, T, ReduceOp>(p, ws, stream);
+      return launch<large_input_threads, T, ReduceOp>(p, ws, stream);
     }
-    return launch<256, T, ReduceOp>(p, ws, stream);
+    return launch<block_threads, T, ReduceOp>(p, ws, stream);
   }
 
 private:

@@ -15,7 +15,8 @@
 // Source: the threadFenceReduction sample of the CUDA C++ Programming Guide (memory fence functions),
 // with the tile fold of lesson 1.
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/modern/device_fold.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 namespace redu::modern
@@ -23,8 +24,6 @@ namespace redu::modern
 namespace
 {
 
-constexpr int block_threads = 256;
-constexpr int unroll        = 8;
 // The counter sits in the first 16 bytes of the workspace, so the partials after it stay 16-byte
 // aligned and the finishing block reads them with vector loads.
 constexpr std::size_t partials_offset = 16;
@@ -50,7 +49,7 @@ __global__ void __launch_bounds__(block_threads)
     partials[blockIdx.x] = value;
     is_last              = last_arrival(ticket, gridDim.x); // release this partial; the winner acquires all of them
   }
-  __syncthreads(); // also separates the two uses of block_combine's shared array
+  __syncthreads(); // also separates the two uses of block_reduce's shared slots
   if (!is_last)
   {
     return;

@@ -13,7 +13,7 @@
 // launches (cudaDevAttrCooperativeLaunch, every GPU since Pascal). Deterministic.
 // Source: CUDA C++ Programming Guide, Cooperative Groups, grid synchronisation.
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/modern/device_fold.cuh"
+#include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 #include <cooperative_groups.h>
@@ -22,9 +22,6 @@ namespace redu::modern
 {
 namespace
 {
-
-constexpr int block_threads = 256;
-constexpr int unroll        = 8;
 
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
@@ -74,7 +71,7 @@ public:
   {
     constexpr auto kernel = cooperative_reduce<T, ReduceOp>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, 1, shape))); // one wave: all co-resident
+    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, cooperative_waves, shape)));
     const auto* in         = static_cast<const T*>(p.input);
     std::int64_t n         = p.n;
     std::int64_t per_block = shape.tiles_per_block;

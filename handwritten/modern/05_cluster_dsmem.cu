@@ -18,7 +18,9 @@
 // Source: CUDA C++ Programming Guide, Thread Block Clusters and Distributed Shared Memory; the ticket
 // of the Guide's threadFenceReduction sample.
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/modern/device_fold.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
+#include "common/device/warp_reduce.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 #include <cooperative_groups.h>
@@ -28,9 +30,6 @@ namespace redu::modern
 namespace
 {
 
-constexpr int block_threads  = 256;
-constexpr int unroll         = 8;
-constexpr int cluster_blocks = 8; // the portable maximum
 // The ticket sits in the first 16 bytes of the workspace; the per-cluster partials follow, 16-byte aligned.
 constexpr std::size_t partials_offset = 16;
 
@@ -55,7 +54,7 @@ __global__ void __launch_bounds__(block_threads)
   {
     value = threadIdx.x < cluster_blocks ? *cluster.map_shared_rank(&block_value, threadIdx.x)
                                          : ReduceOp::template identity<T>();
-    value = warp_fold(value, op);
+    value = warp_reduce(value, op);
   }
   cluster.sync(); // a block's shared memory must outlive the leader's reads of it
   if (!leader)
@@ -78,7 +77,7 @@ __global__ void __launch_bounds__(block_threads)
     partials[blockIdx.x / cluster_blocks] = value;
     is_last                               = last_arrival(ticket, clusters);
   }
-  __syncthreads(); // also separates the two uses of block_combine's shared array
+  __syncthreads(); // also separates the two uses of block_reduce's shared slots
   if (!is_last)
   {
     return;

@@ -1,9 +1,10 @@
 // Host-side launch shape of the modern family: how many blocks, how many tiles each, and which L2
-// eviction priority the input loads carry.
+// eviction priority the input loads carry, from the constants in modern_shape.cuh.
 #pragma once
 
 #include "common/device/per_device.cuh"
 #include "common/contract/status.hpp"
+#include "handwritten/modern/modern_shape.cuh"
 
 #include <atomic>
 #include <cstdint>
@@ -11,19 +12,6 @@
 
 namespace redu::modern
 {
-
-// Upper bound on every grid of this family, so workspaces are sized without asking the device.
-inline constexpr int max_grid = 65536;
-
-// A grid holds at most this many waves of resident blocks. Many short blocks let the hardware block
-// scheduler balance the work across SMs (a persistent grid of one wave ends with the slowest SM's
-// tail: about 2-3% at 2^30 floats on an H100, NOTES.md); the cap keeps the partials, and the finishing
-// block's fold over them, small.
-inline constexpr int default_waves = 64;
-
-// Inputs up to this many times the L2 size are read with L2 evict_first, larger ones evict_normal
-// (StreamingLoad in device_fold.cuh says why).
-inline constexpr int evict_first_l2_multiple = 8;
 
 inline Status l2_cache_bytes(int& bytes)
 {
@@ -37,7 +25,7 @@ inline Status l2_cache_bytes(int& bytes)
 struct LaunchShape
 {
   int blocks                   = 1;
-  std::int64_t tiles_per_block = 1; // contiguous tiles of Threads x Unroll 16-byte packs (thread_fold)
+  std::int64_t tiles_per_block = 1; // contiguous tiles of Threads x Unroll 16-byte packs (fold_tiles)
   bool evict_first             = true;
 };
 

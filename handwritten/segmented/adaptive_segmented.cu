@@ -30,8 +30,8 @@
 // the big ones' chunks and then the medium ones.
 // This file is the policy that picks the mapping. Beside the kernels named above: segmented_shape.cuh
 // holds every limit and threshold of the table, scratch_layout.cuh the workspace and its lists,
-// segment_bounds.cuh how a segment's bounds are read, vector_range.cuh how a group of threads folds a
-// range, dependent_launch.cuh how the second launch overlaps the first.
+// segment_bounds.cuh how a segment's bounds are read, dependent_launch.cuh how the second launch overlaps
+// the first; how a group of threads folds a range is common/device/range_fold.cuh.
 //
 // Flaw of the one-block-per-segment kernels it removes: their speed depends on the shape (CUB's
 // DeviceSegmentedReduce is near peak with thousands of long segments and far below it with one long
@@ -60,7 +60,6 @@
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segment_bounds.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
-#include "handwritten/segmented/vector_range.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -75,7 +74,7 @@ namespace
 template <class T>
 int pow2_row_vectors(const Problem& p)
 {
-  constexpr std::int64_t width = Vector16<T>::width;
+  constexpr std::int64_t width = pack_size<T>;
   const std::int64_t length    = p.row_length();
   const std::int64_t vectors   = length / width;
   const bool aligned           = reinterpret_cast<std::uintptr_t>(p.input) % 16 == 0;

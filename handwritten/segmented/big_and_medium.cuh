@@ -2,13 +2,15 @@
 // dynamically by all blocks, then gives each medium segment a warp, and resets the counters.
 #pragma once
 
-#include "common/device/warp_reduce.cuh"
-#include "common/device/per_device.cuh"
 #include "common/contract/status.hpp"
+#include "common/device/block_reduce.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "common/device/per_device.cuh"
+#include "common/device/range_fold.cuh"
+#include "common/device/warp_reduce.cuh"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
-#include "handwritten/segmented/vector_range.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -49,7 +51,7 @@ __device__ std::int64_t find_entry(const std::int64_t* first_chunk, std::int64_t
 //    the segment start) that begin among them, so every block streams about the same number of bytes
 //    whatever the segment lengths: one segment of 2^28 elements and 2048 of 2^17 balance alike, to
 //    within one piece. A segment of one piece is written directly; otherwise each piece's value goes to
-//    a slot, and the block that completes the last piece (counted with an atomic) folds the slots in
+//    a slot, and the block that completes the last piece (a grid ticket per entry) folds the slots in
 //    piece order. Chunk numbers depend on the order of the first launch's atomics, but the pieces and
 //    their fold order depend only on the segment, so the result is deterministic.
 // 2. Medium segments, a warp each, round-robin over the list; each warp prefetches the bounds of its
@@ -130,7 +132,8 @@ __global__ void __launch_bounds__(block_threads)
           {
             const std::int64_t chunk_begin = a + k * chunk;
             const std::int64_t chunk_end   = min64(b, chunk_begin + chunk);
-            partial = op(partial, fold_range<block_threads, unroll>(in, chunk_begin, chunk_end, threadIdx.x, op));
+            partial = op(partial, fold_range<block_threads, unroll>(in, chunk_begin, chunk_end, threadIdx.x,
+                                                                    ReadOnlyLoad{}, op));
           }
           partial = block_reduce<block_threads>(partial, op);
           if (pieces == 1)
@@ -145,14 +148,16 @@ __global__ void __launch_bounds__(block_threads)
             if (threadIdx.x == 0)
             {
               ws.piece_slots[entry_first + first_chunk] = partial;
-              __threadfence();
-              const unsigned done = atomicAdd(ws.big_pieces_done + entry, 1u);
-              shared_last         = done == static_cast<unsigned>(pieces - 1);
+              // Release this slot; the last piece's block acquires every other piece's slot.
+              shared_last = last_arrival(ws.big_pieces_done + entry, static_cast<unsigned>(pieces));
             }
             __syncthreads();
             if (shared_last) // every piece is in its slot: fold them in piece order
             {
-              __threadfence();
+              // The ticket and the barrier after it order every slot's write before these reads: no fence.
+              // The reads stay volatile (strong loads at L2, never a stale L1 line) rather than __ldcg, the
+              // same kind of load, which changed this kernel's register allocation (f64 sum: 126 -> 80
+              // registers, and so the size of this persistent grid).
               T total = ReduceOp::template identity<T>();
               for (std::int64_t q = threadIdx.x; q < pieces; q += block_threads)
               {
@@ -194,7 +199,7 @@ __global__ void __launch_bounds__(block_threads)
       }
       const std::int64_t begin = __shfl_sync(full_mask, a, l);
       const std::int64_t end   = __shfl_sync(full_mask, b, l);
-      T partial                = fold_range<32, unroll>(in, begin, end, lane, op);
+      T partial                = fold_range<32, unroll>(in, begin, end, lane, ReadOnlyLoad{}, op);
       partial                  = warp_reduce(partial, op);
       if (lane == 0)
       {
@@ -203,11 +208,10 @@ __global__ void __launch_bounds__(block_threads)
     }
   }
 
-  __syncthreads();
+  __syncthreads(); // orders this block's reads of the counters before its ticket
   if (threadIdx.x == 0)
   {
-    __threadfence();
-    if (atomicAdd(ws.blocks_done, 1u) == gridDim.x - 1) // every block has read the counters
+    if (last_arrival(ws.blocks_done, gridDim.x)) // every block has read the counters and claimed its last batch
     {
       *ws.medium_count = 0;
       *ws.big_packed   = 0;

@@ -2,12 +2,12 @@
 // block scheduler balances them; only segments far longer than the rest go to the big list.
 #pragma once
 
-#include "common/device/warp_reduce.cuh"
 #include "common/contract/status.hpp"
+#include "common/device/block_reduce.cuh"
+#include "common/device/range_fold.cuh"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
-#include "handwritten/segmented/vector_range.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(Threads) reduce_block_per_segment(const T* __r
     }
     return;
   }
-  T partial = fold_range<Threads, unroll>(in, a, b, threadIdx.x, op);
+  T partial = fold_range<Threads, unroll>(in, a, b, threadIdx.x, ReadOnlyLoad{}, op);
   partial   = block_reduce<Threads>(partial, op);
   if (threadIdx.x == 0)
   {

@@ -2,10 +2,11 @@
 // and the small ones (a pair of lanes each) on the spot, and list the medium and big ones in the workspace.
 #pragma once
 
+#include "common/device/range_fold.cuh"
+#include "common/device/warp_reduce.cuh"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
-#include "handwritten/segmented/vector_range.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -16,19 +17,6 @@ namespace redu::segmented
 // one file that includes this header, and keep internal linkage (NOTES.md, 'internal linkage').
 namespace
 {
-
-// Folds a value over aligned groups of Width lanes by butterfly shuffles: every lane of a group ends
-// with the group's value.
-template <int Width, class T, class ReduceOp>
-__device__ __forceinline__ T group_reduce(T value, ReduceOp op)
-{
-#pragma unroll
-  for (int lane_mask = Width / 2; lane_mask > 0; lane_mask /= 2)
-  {
-    value = op(value, __shfl_xor_sync(full_mask, value, lane_mask));
-  }
-  return value;
-}
 
 // First launch of the general path: each block takes tiles of 256 consecutive segments (one per
 // thread), reads their bounds once and decides by length:
@@ -93,7 +81,7 @@ __global__ void __launch_bounds__(block_threads)
 
     if (tiny) // empty segments too: the fold of nothing is the identity
     {
-      out[s] = fold_range<1, unroll>(in, a, b, 0, op);
+      out[s] = fold_range<1, unroll>(in, a, b, 0, ReadOnlyLoad{}, op);
     }
 
     // A tile of tiny segments only (short rows, most of a skewed distribution's segments) needs no
@@ -177,9 +165,9 @@ __global__ void __launch_bounds__(block_threads)
         if (item < small_count)
         {
           const int local = small_list[item];
-          partial         = fold_range<small_group, unroll>(in, seg_begin[local], seg_end[local], rank, op);
+          partial = fold_range<small_group, unroll>(in, seg_begin[local], seg_end[local], rank, ReadOnlyLoad{}, op);
         }
-        partial = group_reduce<small_group>(partial, op);
+        partial = warp_reduce(partial, op, small_group);
         if (item < small_count && rank == 0)
         {
           out[tile * block_threads + small_list[item]] = partial;

@@ -2,8 +2,9 @@
 // warp-wide tiles of coalesced loads and butterfly shuffles within each row's lanes.
 #pragma once
 
+#include "common/device/vector_load.cuh"
+#include "common/device/warp_reduce.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
-#include "handwritten/segmented/vector_range.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -27,7 +28,7 @@ template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads) reduce_pow2_rows(const T* __restrict__ in, T* __restrict__ out,
                                                                   std::int64_t rows, int log2_row_vectors, ReduceOp op)
 {
-  using Vec                     = vector16_t<T>;
+  using P                       = Pack<T>;
   const T identity              = ReduceOp::template identity<T>();
   const int lane                = threadIdx.x % 32;
   const int row_vectors         = 1 << log2_row_vectors;
@@ -36,28 +37,24 @@ __global__ void __launch_bounds__(block_threads) reduce_pow2_rows(const T* __res
   const std::int64_t total      = rows << log2_row_vectors;
   const std::int64_t tiles      = (total + 32 * unroll - 1) / (32 * unroll);
   const std::int64_t warp_count = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
-  const Vec* v                  = reinterpret_cast<const Vec*>(in);
+  const P* v                    = reinterpret_cast<const P*>(in);
 
   for (std::int64_t tile = blockIdx.x * warps_per_block + threadIdx.x / 32; tile < tiles; tile += warp_count)
   {
     const std::int64_t first = tile * 32 * unroll;
-    Vec x[unroll];
+    P x[unroll];
 #pragma unroll
     for (int u = 0; u < unroll; ++u)
     {
       const std::int64_t i = first + u * 32 + lane;
-      x[u]                 = i < total ? __ldg(v + i) : splat(identity);
+      x[u]                 = i < total ? ReadOnlyLoad{}.vector(v + i) : splat(identity);
     }
     T row_value = identity;
 #pragma unroll
     for (int u = 0; u < unroll; ++u)
     {
-      T value = fold_vector<T>(x[u], op);
-      for (int lane_mask = lanes_per_row / 2; lane_mask > 0; lane_mask /= 2)
-      {
-        value = op(value, __shfl_xor_sync(full_mask, value, lane_mask));
-      }
-      row_value = (u & (steps_per_row - 1)) == 0 ? value : op(row_value, value);
+      const T value = warp_reduce(fold_pack(x[u], op), op, lanes_per_row);
+      row_value     = (u & (steps_per_row - 1)) == 0 ? value : op(row_value, value);
       if (((u + 1) & (steps_per_row - 1)) == 0)
       {
         const std::int64_t row = (first + (u + 1 - steps_per_row) * 32 + lane) >> log2_row_vectors;

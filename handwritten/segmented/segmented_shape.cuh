@@ -3,7 +3,7 @@
 // thresholds), each with the rule it follows. The measurements behind them are in NOTES.md.
 #pragma once
 
-#include "handwritten/segmented/vector_range.cuh"
+#include "common/device/vector_load.cuh"
 
 #include <cstdint>
 
@@ -50,7 +50,7 @@ inline constexpr std::int64_t batch_chunks = 4;
 template <class T>
 __host__ __device__ constexpr std::int64_t elements(std::int64_t vectors)
 {
-  return vectors * Vector16<T>::width;
+  return vectors * pack_size<T>;
 }
 
 // The big list's entry count and chunk count share one 64-bit counter, so one atomicAdd hands a block

@@ -5,7 +5,7 @@
 // registers, each block folds its threads by warp shuffles (common/device/warp_reduce.cuh), and a second
 // launch of the same kernel, reading the block partials, finishes. No atomics: deterministic.
 // Requirements: any n >= 1 (64-bit index); partials for at most fused_max_blocks blocks.
-#include "common/device/warp_reduce.cuh"
+#include "common/device/block_reduce.cuh"
 #include "common/contract/ops.cuh"
 #include "studies/pi/device_sum_method.hpp"
 #include "studies/pi/rectangles.cuh"

@@ -1,0 +1,150 @@
+// Sixteen bytes per load: the pack of elements one LDG.E.128 brings in, and the load policies a kernel
+// picks by where its data comes from (read-only input, streamed input, values written in this launch).
+// Requires sm_80 or later for StreamingLoad's L2 cache hints.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+
+namespace redu
+{
+
+// Sixteen bytes of T, the widest load a thread can issue: 4 x 32-bit or 2 x 64-bit elements, held as
+// CUDA's vector type (float4, double2, int4, longlong2), which has __ldg overloads. (Held as an array of
+// T, the segmented kernels compiled to other register allocations and loop unrolling than they were
+// tuned with.)
+template <class T> struct Vector16;
+template <> struct Vector16<float>
+{
+  using type = float4;
+};
+template <> struct Vector16<double>
+{
+  using type = double2;
+};
+template <> struct Vector16<std::int32_t>
+{
+  using type = int4;
+};
+template <> struct Vector16<std::int64_t>
+{
+  using type = longlong2;
+};
+
+template <class T> struct Pack
+{
+  typename Vector16<T>::type v;
+};
+
+template <class T> inline constexpr int pack_size = 16 / sizeof(T); // elements in a pack
+
+template <class T> __device__ __forceinline__ Pack<T> to_pack(uint4 raw)
+{
+  Pack<T> pack;
+  std::memcpy(&pack.v, &raw, sizeof(pack.v)); // register moves only: both are 16 bytes
+  return pack;
+}
+
+// Every lane set to `value` (the identity, for a load that falls outside the range).
+template <class T> __device__ __forceinline__ Pack<T> splat(T value)
+{
+  Pack<T> pack;
+  pack.v.x = value;
+  pack.v.y = value;
+  if constexpr (pack_size<T> == 4)
+  {
+    pack.v.z = value;
+    pack.v.w = value;
+  }
+  return pack;
+}
+
+// The lanes of one pack folded as a tree, (0 op 1) op (2 op 3): two independent operations, then one.
+template <class T, class ReduceOp> __device__ __forceinline__ T fold_pack(const Pack<T>& pack, ReduceOp op)
+{
+  const auto& v = pack.v;
+  if constexpr (pack_size<T> == 4)
+  {
+    return op(op(T(v.x), T(v.y)), op(T(v.z), T(v.w)));
+  }
+  else
+  {
+    return op(T(v.x), T(v.y));
+  }
+}
+
+// The lanes of one pack folded into `acc` in lane order, ((acc op 0) op 1) op ...: each operation waits
+// on the one before, so a caller that wants them to overlap keeps several accumulators.
+template <class T, class ReduceOp> __device__ __forceinline__ T fold_into(T acc, const Pack<T>& pack, ReduceOp op)
+{
+  T lane[pack_size<T>];
+  std::memcpy(lane, &pack.v, sizeof(lane)); // register moves only
+#pragma unroll
+  for (int l = 0; l < pack_size<T>; ++l)
+  {
+    acc = op(acc, lane[l]);
+  }
+  return acc;
+}
+
+// Input that nothing writes during the launch, packs through the read-only path (ld.global.nc, __ldg).
+// The few unaligned elements around them are plain loads: the compiler makes them read-only loads
+// itself where it can prove the pointer const and unaliased, and keeps them in L1 otherwise.
+struct ReadOnlyLoad
+{
+  template <class T> __device__ __forceinline__ T scalar(const T* p) const { return *p; }
+  template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const { return {__ldg(&p->v)}; }
+};
+
+// Input that nothing writes during the launch and that is read once: the read-only path (ld.global.nc),
+// no L1 allocation (each byte is used once), and an explicit L2 eviction priority. evict_first suits
+// inputs up to a few times the L2 size: their lines then replace each other instead of the lines already
+// resident, which after a write-heavy producer (or a benchmark's flush) are dirty, so the reduction does
+// not pay for writing them back. For much larger inputs evict_normal measured faster
+// (handwritten/modern/NOTES.md, idea 7): everything is evicted anyway, and the first-priority lines seem
+// to lose the L2's help in streaming.
+class StreamingLoad
+{
+public:
+  __device__ __forceinline__ explicit StreamingLoad(bool evict_first)
+  {
+    if (evict_first)
+    {
+      asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy_));
+    }
+    else
+    {
+      asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy_));
+    }
+  }
+
+  template <class T> __device__ __forceinline__ T scalar(const T* p) const { return __ldg(p); }
+
+  template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const
+  {
+    uint4 raw;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
+                 : "l"(p), "l"(policy_));
+    return to_pack<T>(raw);
+  }
+
+private:
+  std::uint64_t policy_;
+};
+
+// Values other blocks wrote earlier in the same launch (a finishing block's partials): the read-only
+// path may return stale data here, so read at L2, the point of coherence (ld.global.cg).
+struct CoherentLoad
+{
+  template <class T> __device__ __forceinline__ T scalar(const T* p) const { return __ldcg(p); }
+  // As four 32-bit words, the form the modern finishers were tuned with (the double2 overload of
+  // __ldcg cost them up to 44 more registers).
+  template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const
+  {
+    return to_pack<T>(__ldcg(reinterpret_cast<const uint4*>(p)));
+  }
+};
+
+} // namespace redu

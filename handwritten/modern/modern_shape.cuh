@@ -1,0 +1,45 @@
+// Tuning as data: every launch-shape constant of the modern family (block size, loads in flight, waves,
+// cluster size, the L2 policy and block-size thresholds), each with the rule it follows. The measurements
+// behind them: NOTES.md, 'Constants and where they were measured'.
+#pragma once
+
+#include <cstdint>
+
+namespace redu::modern
+{
+
+// Threads per block: 8 warps. 128 and 512 measured slower or equal at 2^20-2^22 (NOTES.md, idea 15).
+inline constexpr int block_threads = 256;
+// 16-byte loads each thread issues before it folds any: 128 bytes in flight per thread, 32 KB per block
+// and tile. 2, 4 and 8 are within 2% at 2^30 (idea 1); 4 is slower at small n (idea 15).
+inline constexpr int unroll = 8;
+
+// modern.atomic only: inputs of at least large_input_bytes take blocks of large_input_threads (the same
+// 8 loads per thread, a tile twice as large). With 256-thread blocks that kernel read doubles at 0.94x
+// CUB at 2^30 elements (0.96-0.98x at 2^27) while lesson 3, same shape and a store instead of the
+// atomic, ran 1.02x; with 512 it ran 1.02-1.03x CUB from 2^26 to 2^30 elements in all three types, and
+// lost 1-3% below ~2^27 elements (idea 13).
+inline constexpr int large_input_threads        = 512;
+inline constexpr std::int64_t large_input_bytes = std::int64_t{1} << 29;
+
+// Upper bound on every grid of this family, so workspaces are sized without asking the device. 4 KB
+// tiles with 262144 blocks lost 6% to the partials and tickets (idea 3).
+inline constexpr int max_grid = 65536;
+
+// A grid holds at most this many waves of resident blocks. Many short blocks let the hardware block
+// scheduler balance the work across SMs (a persistent grid of one wave ends with the slowest SM's tail:
+// about 2-3% at 2^30 floats on an H100, idea 3); the cap keeps the partials, and the finishing block's
+// fold over them, small.
+inline constexpr int default_waves = 64;
+// A cooperative launch needs every block resident at once (modern.cooperative): one wave, no more.
+inline constexpr int cooperative_waves = 1;
+
+// Blocks per cluster (modern.cluster): 8, the portable maximum, so the first level of the combine,
+// over DSMEM, is as wide as it can be everywhere.
+inline constexpr int cluster_blocks = 8;
+
+// Inputs up to this many times the L2 size are read with L2 evict_first, larger ones evict_normal
+// (StreamingLoad in common/device/vector_load.cuh says why; idea 7).
+inline constexpr int evict_first_l2_multiple = 8;
+
+} // namespace redu::modern
