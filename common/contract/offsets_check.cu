@@ -33,6 +33,14 @@ __global__ void find_first_bad_offset(const std::int64_t* offsets, std::int64_t 
 
 Status check_offsets(const Problem& p, cudaStream_t stream)
 {
+  // The check synchronises, which a stream capturing a CUDA graph cannot do: refuse before touching it.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  REDU_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+  {
+    return Status::invalid("checking segment offsets synchronises the stream, so it cannot be captured into a "
+                           "CUDA graph; check them before capturing and pass OffsetsCheck::trust");
+  }
   const std::int64_t entries = p.segments + 1;
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((entries + check_threads - 1) / check_threads, 4096));
 

@@ -13,7 +13,8 @@ namespace redu
 
 // Requires p.kind == Kind::segmented with p.segments + 1 readable offsets. Succeeds when
 // 0 <= offsets[0] <= offsets[1] <= ... <= offsets[segments] == n; otherwise names the first offending
-// position and its values. Reads the offsets once (8 bytes per segment) and synchronises `stream`.
+// position and its values. Reads the offsets once (8 bytes per segment) and synchronises `stream`;
+// refused while `stream` captures a CUDA graph.
 Status check_offsets(const Problem& p, cudaStream_t stream);
 
 } // namespace redu
