@@ -45,8 +45,16 @@ report::CommandLine command_line(Options& o)
             report::integer_in(0, max_size_log2, o.min_log2))
     .option("--max_log2", "K", "largest full-array size 2^K (default 30)",
             report::integer_in(0, max_size_log2, o.max_log2))
-    .option("--l2", "cold|hot", "flush L2 before each timed call, or not (default cold)",
-            report::one_of(report::Choices<bool>{{"cold", true}, {"hot", false}}, o.cold_l2))
+    .option("--l2", "cold,hot", "L2 states to time each case in: cold (flushed before each timed call), hot\n"
+                                "(not flushed); the first is the headline (default cold,hot)",
+            report::list_of(report::Choices<bool>{{"cold", true}, {"hot", false}}, o.cold_l2))
+    .option("--clocks", "host,gpu", "clocks to time each case on: host (events around the call as enqueued, host\n"
+                                    "launch time included), gpu (the call queued behind a held stream: GPU work\n"
+                                    "only); the first is the headline (default host,gpu)",
+            report::list_of(report::Choices<report::Clock>{{"host", report::Clock::host}, {"gpu", report::Clock::gpu}},
+                            o.clocks))
+    .option("--floor", "yes|no", "time the floor, the fastest plain read of the same bytes (default yes)",
+            report::one_of(report::Choices<bool>{{"yes", true}, {"no", false}}, o.floor))
     .option("--samples", "N", "timed calls per benchmark, median reported (default 15)",
             report::integer_in(1, 100000, o.samples))
     .flag("--list", "list the registered implementations and exit", o.list)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/contract/problem.hpp"
+#include "report/event_timer.hpp"
 
 #include <string>
 #include <vector>
@@ -21,7 +22,11 @@ struct Options
   std::vector<Op> ops;                  // empty: the sweep's choice
   int min_log2 = 10;                    // full arrays: n = 2^min_log2 .. 2^max_log2
   int max_log2 = 30;
-  bool cold_l2 = true;                  // flush L2 before every timed call
+  // Every case is timed in each L2 state and on each clock listed; the first pair is the headline
+  // (median_ms, GBps). Cold: L2 flushed before every timed call. Clocks: report/event_timer.hpp.
+  std::vector<bool> cold_l2 = {true, false};
+  std::vector<report::Clock> clocks = {report::Clock::host, report::Clock::gpu};
+  bool floor = true;                    // time the floor (bench/floor.hpp) for every (type, size) swept
   int samples  = 15;                    // timed calls per benchmark; the median is reported
   bool list    = false;                 // print the registry and exit
   bool help    = false;

@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <utility>
 
 namespace
 {
@@ -26,9 +28,27 @@ void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Op
   {
     benchmark::AddCustomContext(key, value);
   }
-  benchmark::AddCustomContext("l2_mode", options.cold_l2 ? "cold (a kernel reads 2x L2 before each timed call)" : "hot");
-  benchmark::AddCustomContext("timing", "CUDA events around each call after 2 warm-ups; median of "
+  std::string timings;
+  for (const redu::bench::Timing& timing : harness.timings())
+  {
+    timings += (timings.empty() ? "" : ",") + timing.key();
+  }
+  benchmark::AddCustomContext("timings", timings);
+  benchmark::AddCustomContext("headline", harness.timings().front().key());
+  benchmark::AddCustomContext("l2_mode", "cold: a kernel reads 2x the L2 size before each timed call (outside the "
+                                         "events); hot: nothing between calls, the input stays in L2 as far as it fits");
+  benchmark::AddCustomContext("clock_host", "CUDA events around the call as the host enqueues it: host launch time "
+                                            "included where it outlasts the GPU work");
+  benchmark::AddCustomContext("clock_gpu", "the flush, the events and the call queued behind a kernel that holds the "
+                                           "stream until the host releases it: GPU work only (nvbench's method); "
+                                           "absent for calls that wait on the host");
+  benchmark::AddCustomContext("timing", "2 warm-ups, then per clock and L2 state the median of "
                                           + std::to_string(options.samples) + " samples");
+  benchmark::AddCustomContext("floor", options.floor ? "per byte count, the fastest of "
+                                                         + std::to_string(harness.floor_shape_count())
+                                                         + " plain-read launch shapes (bench/floor.hpp), per clock "
+                                                           "and L2 state"
+                                                     : std::string("not measured"));
   benchmark::AddCustomContext("sweep", options.sweep);
 }
 
@@ -94,6 +114,27 @@ int main(int argc, char** argv)
   benchmark::Initialize(&bench_argc, bench_argv.data());
 
   add_context(harness, options);
+  // The floor rows first (one per element type and size the sweep reads, and the empty launch), then
+  // the cases, which reuse the floors measured here.
+  std::set<std::pair<redu::DType, std::int64_t>> floors;
+  if (options.floor)
+  {
+    benchmark::RegisterBenchmark("floor/empty_launch", [&harness](benchmark::State& state) { harness.run_empty_launch(state); })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMicrosecond);
+    for (const redu::bench::BenchCase& c : cases)
+    {
+      if (harness.fits(c) && floors.emplace(c.dtype, c.n).second)
+      {
+        const std::string name = std::string("floor/read/") + redu::to_string(c.dtype) + "/n:" + std::to_string(c.n);
+        benchmark::RegisterBenchmark(name.c_str(), [&harness, c](benchmark::State& state) { harness.run_floor(state, c.dtype, c.n); })
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
   for (const redu::bench::BenchCase& c : cases)
   {
     if (!harness.fits(c))

@@ -1,7 +1,9 @@
 """Load the project's measured results for the notebooks and the README.
 
 Everything comes from files a project binary wrote under results/<gpu-slug>/:
-  bench.json     Google Benchmark JSON from reduce_bench (counters + labels, never console text)
+  bench.json     Google Benchmark JSON from reduce_bench (counters + labels, never console text): every
+                 case timed on two clocks (host, gpu) in two L2 states (cold, hot), and the floor
+  bench_cccl_toolkit.json  the cub.* and thrust.* rows built against the CUDA Toolkit's own (older) CCCL
   tests.json     merged GoogleTest report from scripts/gpu_run.sh
   accuracy.json  float32 error and run-to-run variation from accuracy_study
   pi.json        pi by every method from pi_study
@@ -80,28 +82,81 @@ def _parse_label(label: str) -> dict:
     return fields
 
 
-def load_bench(gpu: str | None = None) -> tuple[pd.DataFrame, dict]:
-    """One row per benchmark: label fields + counters. Returns (frame, context)."""
-    data = load_json("bench.json", gpu)
-    context = _checked_context(data, "bench.json", REQUIRED_BENCH_CONTEXT)
+# The ways every case is timed (reduce_bench --clocks, --l2): clock_L2. The headline counters (GBps,
+# median_ms, pct_peak) are the first of these that the file's context names as its headline.
+TIMINGS = ("host_cold", "gpu_cold", "host_hot", "gpu_hot")
+
+
+def _frame(data: dict, name: str, floor: bool) -> pd.DataFrame:
+    """Rows of the implementations (floor=False) or of the floor (floor=True), with every counter."""
     rows = []
     for b in data.get("benchmarks", []):
         if b.get("error_occurred"):
             continue
         if "label" not in b:
-            raise ResultsError(f"benchmark {b.get('name')} has no label")
+            raise ResultsError(f"benchmark {b.get('name')} in {name} has no label")
         row = _parse_label(b["label"])
-        for counter in REQUIRED_COUNTERS:
-            if counter not in b:
-                raise ResultsError(f"benchmark {b.get('name')} lacks counter {counter}")
-            row[counter] = b[counter]
+        if (row["family"] == "floor") != floor:
+            continue
+        if not floor:
+            for counter in REQUIRED_COUNTERS:
+                if counter not in b:
+                    raise ResultsError(f"benchmark {b.get('name')} lacks counter {counter}")
+        for key, value in b.items():
+            if isinstance(value, (int, float)) and key not in row and not key.endswith("_time"):
+                row[key] = value
         rows.append(row)
-    if not rows:
-        raise ResultsError("bench.json holds no successful benchmark")
-    frame = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def load_bench(gpu: str | None = None, name: str = "bench.json") -> tuple[pd.DataFrame, dict]:
+    """One row per benchmarked case: label fields + counters (ms_<timing>, GBps_<timing>,
+    pct_floor_<timing> per clock and L2 state, and the headline GBps/median_ms). Returns (frame, context)."""
+    data = load_json(name, gpu)
+    context = _checked_context(data, name, REQUIRED_BENCH_CONTEXT)
+    frame = _frame(data, name, floor=False)
+    if frame.empty:
+        raise ResultsError(f"{name} holds no successful benchmark")
     frame["n"] = frame["n"].astype("int64")
     frame["segments"] = frame["segments"].astype("int64")
     return frame, context
+
+
+def load_floor(gpu: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The floor rows of bench.json: (reads by dtype and n with ms_/GBps_<timing> and the winning
+    shape per timing, the empty launch's ms_<timing>)."""
+    data = load_json("bench.json", gpu)
+    frame = _frame(data, "bench.json", floor=True)
+    if frame.empty:
+        raise ResultsError("bench.json has no floor rows: it was written with --floor=no or by an older reduce_bench")
+    reads = frame[frame["impl"] == "floor.read"].copy()
+    reads["n"] = reads["n"].astype("int64")
+    return reads, frame[frame["impl"] == "floor.empty_launch"]
+
+
+def timings(frame: pd.DataFrame) -> list[str]:
+    """The timings present in a frame, in TIMINGS order."""
+    return [t for t in TIMINGS if f"ms_{t}" in frame.columns]
+
+
+HAND_WRITTEN_EXCLUDED = ("cub", "thrust", "floor")
+
+
+def versus_best_cub(frame: pd.DataFrame, timing: str) -> pd.DataFrame:
+    """Per problem (kind, dtype, op, shape): the fastest hand-written row and the fastest CUB row in
+    `timing`, and `ratio` = CUB time / hand-written time (above 1: the hand-written kernel wins)."""
+    ms = f"ms_{timing}"
+    keys = ["kind", "dtype", "op", "shape", "n", "segments"]
+    timed = frame.dropna(subset=[ms])
+    hand = timed[~timed["family"].isin(HAND_WRITTEN_EXCLUDED)]
+    cub = timed[timed["family"] == "cub"]
+    best_hand = hand.loc[hand.groupby(keys)[ms].idxmin(), keys + ["impl", ms]].rename(
+        columns={"impl": "best_hand_written", ms: "hand_ms"})
+    best_cub = cub.loc[cub.groupby(keys)[ms].idxmin(), keys + ["impl", ms]].rename(
+        columns={"impl": "best_cub", ms: "cub_ms"})
+    out = best_hand.merge(best_cub, on=keys)
+    out["ratio"] = out["cub_ms"] / out["hand_ms"]
+    return out.sort_values(["kind", "dtype", "op", "n", "segments"]).reset_index(drop=True)
 
 
 def with_ratio_to_cub(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
 # accuracy and pi studies and (with REDU_SANITIZE=1) compute-sanitizer; results land in
-# results/<gpu-slug>/ (bench.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
+# results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
 # is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy and pi; so a run can be split over several calls of a time-limited machine.
+#   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
 #   A test process that hangs is stopped after REDU_TEST_TIMEOUT seconds (default 600) and counts as failed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,6 +24,12 @@ results="results/$slug"
 mkdir -p "$results"
 status=0
 step() { echo "== $1 ($(date +%T))"; }
+
+# The newest CCCL: a folder carried to a machine that cannot download (cmake/Cccl.cmake, REDU_CCCL_ROOT).
+if [ -n "${REDU_CCCL_ROOT:-}" ]; then
+  cmake --preset release -DREDU_CCCL_ROOT="$REDU_CCCL_ROOT" > "$logs/configure.log" 2>&1 || status=1
+  grep -E '^-- CCCL' "$logs/configure.log"
+fi
 
 if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
   step "1. README test command: configure, build, ctest"
@@ -44,11 +51,17 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   step "3. README benchmark command: the sweep into $results/bench.json"
   REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$logs/bench.log" 2>&1 || status=1
   sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench.log" | sed 's/^[0-9]*: //' | head -n 150
-  step "3b. the library baselines with L2 hot (not flushed), as GUIDE.md's reference figures were taken"
-  ./build/bench/reduce_bench --l2=hot --impl=cub.device_reduce,thrust.reduce,cub.segmented_reduce \
-    --code_id="$REDU_CODE_ID" --benchmark_out="$results/bench_hot_l2.json" --benchmark_out_format=json \
-    > "$logs/bench_hot_l2.log" 2>&1 || status=1
-  sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench_hot_l2.log" | head -n 40
+  step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
+  # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
+  toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
+  { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
+      && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
+  grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+  library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
+  ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \
+    --benchmark_out="$results/bench_cccl_toolkit.json" --benchmark_out_format=json \
+    > "$logs/bench_cccl_toolkit.log" 2>&1 || status=1
+  sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench_cccl_toolkit.log" | head -n 40
 fi
 
 if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then

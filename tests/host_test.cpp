@@ -227,23 +227,37 @@ std::vector<const char*> argv_of(const std::vector<std::string>& args)
 TEST(BenchOptions, ParsesOwnFlagsAndPassesBenchmarkFlagsThrough)
 {
   const std::vector<std::string> args = {"bench", "--types=f32,i32", "--ops=sum", "--max_log2=20", "--l2=hot",
-                                         "--benchmark_filter=cub", "--impl=cub.device_reduce", "--samples=3"};
+                                         "--clocks=gpu",      "--benchmark_filter=cub", "--impl=cub.device_reduce",
+                                         "--samples=3",       "--floor=no"};
   const auto argv   = argv_of(args);
   const auto parsed = bench::parse_command_line(static_cast<int>(argv.size()), argv.data());
   ASSERT_TRUE(parsed.error.empty()) << parsed.error;
   EXPECT_EQ(parsed.options.dtypes, (std::vector<DType>{DType::f32, DType::i32}));
   EXPECT_EQ(parsed.options.ops, (std::vector<Op>{Op::sum}));
   EXPECT_EQ(parsed.options.max_log2, 20);
-  EXPECT_FALSE(parsed.options.cold_l2);
+  EXPECT_EQ(parsed.options.cold_l2, (std::vector<bool>{false}));
+  EXPECT_EQ(parsed.options.clocks, (std::vector<report::Clock>{report::Clock::gpu}));
+  EXPECT_FALSE(parsed.options.floor);
   EXPECT_EQ(parsed.options.samples, 3);
   EXPECT_EQ(parsed.options.impls, (std::vector<std::string>{"cub.device_reduce"}));
   EXPECT_EQ(parsed.benchmark_args, (std::vector<std::string>{"bench", "--benchmark_filter=cub"}));
 }
 
+TEST(BenchOptions, TimesBothL2StatesOnBothClocksByDefault)
+{
+  const std::vector<std::string> args = {"bench"};
+  const auto argv   = argv_of(args);
+  const auto parsed = bench::parse_command_line(1, argv.data());
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  EXPECT_EQ(parsed.options.cold_l2, (std::vector<bool>{true, false}));
+  EXPECT_EQ(parsed.options.clocks, (std::vector<report::Clock>{report::Clock::host, report::Clock::gpu}));
+  EXPECT_TRUE(parsed.options.floor);
+}
+
 TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
 {
   for (const std::string bad : {"--frobnicate", "--types=f16", "--ops=prod", "--max_log2=99", "--l2=warm",
-                                "--samples=0", "--sweep=everything", "--min_log2=abc", "--max_log2=41"})
+                                "--clocks=wall", "--floor=maybe", "--samples=0", "--sweep=everything", "--min_log2=abc", "--max_log2=41"})
   {
     const std::vector<std::string> args = {"bench", bad};
     const auto argv                     = argv_of(args);
