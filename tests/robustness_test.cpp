@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -95,7 +96,13 @@ void check_special_values(const Reduction& impl)
   };
   const Info& info = impl.info();
   T got{};
-  if (info.supports(Op::sum))
+  if (info.supports(Op::sum) && info.nonfinite_sum_departure.applies_to(dtype_of_value<T>()))
+  {
+    std::cout << "[   NOTE   ] sums with infinities not checked for " << info.name << " "
+              << to_string(dtype_of_value<T>()) << " (tests/library_departures_test.cpp shows it): "
+              << info.nonfinite_sum_departure.why << "\n";
+  }
+  else if (info.supports(Op::sum))
   {
     ASSERT_OK(reduce_host_values(impl, Op::sum, with(Op::sum, {nan}), got));
     EXPECT_TRUE(std::isnan(got)) << "sum with a NaN gave " << got;

@@ -154,6 +154,11 @@ Status check_overlaps(const std::string& name, const Ranges& ranges, std::size_t
 }
 } // namespace
 
+bool ContractDeparture::applies_to(DType dtype) const
+{
+  return contains(dtypes, dtype);
+}
+
 bool Info::supports(DType dtype) const
 {
   return contains(dtypes, dtype);
