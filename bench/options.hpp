@@ -36,7 +36,7 @@ struct ParsedCommandLine
 {
   Options options;
   std::vector<std::string> benchmark_args; // argv[0] and the --benchmark_* flags
-  std::string error;                       // non-empty: print it and usage() to stderr, exit 2
+  std::string error;                       // non-empty: print it and a pointer to --help to stderr, exit 2
 };
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv);

@@ -2,6 +2,7 @@
 // `reduce_bench --help` lists the options; README.md documents names, counters and the results file.
 #include "harness.hpp"
 #include "options.hpp"
+#include "registry_listing.hpp"
 #include "summary.hpp"
 #include "sweep.hpp"
 
@@ -12,6 +13,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -52,6 +55,30 @@ void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Op
   benchmark::AddCustomContext("sweep", options.sweep);
 }
 
+// "case k of N, time left" on stderr, at most every ten seconds: a full sweep takes minutes.
+class Progress
+{
+public:
+  void set_total(std::size_t total) { total_ = total; }
+  void case_done()
+  {
+    ++done_;
+    const auto now     = std::chrono::steady_clock::now();
+    const double spent = std::chrono::duration<double>(now - start_).count();
+    if (done_ < total_ && std::chrono::duration<double>(now - last_).count() < 10.0)
+    {
+      return;
+    }
+    last_ = now;
+    const double left = done_ > 0 ? spent / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0.0;
+    std::fprintf(stderr, "reduce_bench: case %zu of %zu, %.0f s spent, about %.0f s left\n", done_, total_, spent, left);
+  }
+
+private:
+  std::size_t total_ = 0, done_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -67,21 +94,22 @@ int main(int argc, char** argv)
   {
     if (redu::find(name) == nullptr)
     {
-      std::cerr << "reduce_bench: unknown implementation '" << name << "' (see --list)\n";
+      const std::string closest = redu::bench::closest_name(name);
+      std::cerr << "reduce_bench: unknown implementation '" << name << "'"
+                << (closest.empty() ? std::string() : "; did you mean '" + closest + "'?") << " (see --list)\n";
       return 2;
     }
   }
   if (options.list)
   {
-    for (const redu::Reduction* impl : redu::registry())
-    {
-      std::cout << impl->info().name << "\t" << impl->info().idea << "\n";
-    }
+    redu::bench::print_registry(std::cout);
     return 0;
   }
   if (const std::string reason = redu::no_gpu_reason(); !reason.empty())
   {
-    std::cerr << "reduce_bench: cannot benchmark: " << reason << "\n";
+    std::cerr << "reduce_bench: cannot benchmark: " << reason
+              << "; the benchmark needs an NVIDIA GPU (without one, `cmake --workflow --preset test` builds and runs "
+                 "the tests, and the notebooks read the checked-in results)\n";
     return 1;
   }
 
@@ -117,9 +145,15 @@ int main(int argc, char** argv)
   // The floor rows first (one per element type and size the sweep reads, and the empty launch), then
   // the cases, which reuse the floors measured here.
   std::set<std::pair<redu::DType, std::int64_t>> floors;
+  Progress progress;
+  std::size_t registered = 0;
   if (options.floor)
   {
-    benchmark::RegisterBenchmark("floor/empty_launch", [&harness](benchmark::State& state) { harness.run_empty_launch(state); })
+    ++registered;
+    benchmark::RegisterBenchmark("floor/empty_launch", [&harness, &progress](benchmark::State& state) {
+      harness.run_empty_launch(state);
+      progress.case_done();
+    })
       ->UseManualTime()
       ->Iterations(1)
       ->Unit(benchmark::kMicrosecond);
@@ -128,7 +162,11 @@ int main(int argc, char** argv)
       if (harness.fits(c) && floors.emplace(c.dtype, c.n).second)
       {
         const std::string name = std::string("floor/read/") + redu::to_string(c.dtype) + "/n:" + std::to_string(c.n);
-        benchmark::RegisterBenchmark(name.c_str(), [&harness, c](benchmark::State& state) { harness.run_floor(state, c.dtype, c.n); })
+        ++registered;
+        benchmark::RegisterBenchmark(name.c_str(), [&harness, &progress, c](benchmark::State& state) {
+          harness.run_floor(state, c.dtype, c.n);
+          progress.case_done();
+        })
           ->UseManualTime()
           ->Iterations(1)
           ->Unit(benchmark::kMicrosecond);
@@ -142,11 +180,16 @@ int main(int argc, char** argv)
       std::cerr << "reduce_bench: skipping " << c.name() << ": input does not fit in device memory\n";
       continue;
     }
-    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, c](benchmark::State& state) { harness.run(state, c); })
+    ++registered;
+    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &progress, c](benchmark::State& state) {
+      harness.run(state, c);
+      progress.case_done();
+    })
       ->UseManualTime()
       ->Iterations(1)
       ->Unit(benchmark::kMicrosecond);
   }
+  progress.set_total(registered); // --benchmark_filter may run fewer: then the count ends early
   benchmark::RunSpecifiedBenchmarks();
   redu::bench::print_summary(std::cout, harness);
   return 0;

@@ -161,7 +161,8 @@ std::optional<int> help_or_error(const std::string& program, const std::string& 
 {
   if (!error.empty())
   {
-    std::cerr << program << ": " << error << "\n" << usage;
+    // The error alone, and where the options are: a page of usage after every typo buries the error.
+    std::cerr << program << ": " << error << "\n" << program << " --help lists the options\n";
     return 2;
   }
   if (help)

@@ -17,7 +17,7 @@ namespace redu::report
 struct ParsedArguments
 {
   bool help = false;                       // --help or -h was given: print usage() and exit 0
-  std::string error;                       // non-empty: print it and usage() to stderr, exit 2
+  std::string error;                       // non-empty: print it and a pointer to --help to stderr, exit 2
   std::vector<std::string> passed_through; // arguments another parser reads (see pass_through)
 };
 
@@ -59,8 +59,8 @@ private:
   std::string pass_through_help_;
 };
 
-// What every program does first with its parsed command line: for an error, "<program>: <error>" and the
-// usage on stderr, exit status 2; for --help, the usage on stdout, exit status 0; otherwise nothing, and
+// What every program does first with its parsed command line: for an error, "<program>: <error>" and a
+// pointer to --help on stderr, exit status 2; for --help, the usage on stdout, exit status 0; otherwise nothing, and
 // the program runs.
 std::optional<int> help_or_error(const std::string& program, const std::string& error, bool help,
                                  const std::string& usage);

@@ -29,12 +29,15 @@ case "$case_name" in
     run_bench --impl=no.such
     expect_error_exit
     expect_in err "'no.such'"
+    run_bench --impl=cub.device_redcue
+    expect_error_exit
+    expect_in err "did you mean 'cub.device_reduce'?"
     ;;
   unknown_option)
     run_bench --bogus
     expect_error_exit
     expect_in err "unknown option: --bogus"
-    expect_in err "usage: reduce_bench"
+    expect_in err "reduce_bench --help lists the options"
     ;;
   bad_value)
     for arg in --max_log2=99 --l2=warm; do
@@ -50,6 +53,9 @@ case "$case_name" in
     run_bench --list
     expect_exit 0
     cut -f1 "$tmp/out" | grep -qx 'cub\.device_reduce' || fail "cub.device_reduce missing from --list"
+    # name, types, ops, kinds, determinism, idea
+    grep -qP '^modern\.atomic\t[a-z0-9,]*f32[a-z0-9,]*\tsum[a-z_,]*\tfull\tdeterministic except float sums\t' "$tmp/out" \
+      || fail "--list lacks modern.atomic's types, ops, kinds and determinism"
     ;;
   no_gpu)
     # The refusal comes before the sweep is built; the sweep options only keep a GPU machine's run short.

@@ -45,11 +45,16 @@ std::string no_gpu_reason()
   if (error != cudaSuccess)
   {
     cudaGetLastError(); // clear the sticky-free error so later calls start clean
-    return std::string("no usable CUDA device (") + cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ")";
+    // Without a driver the runtime reports cudaErrorInsufficientDriver ("driver version is
+    // insufficient"), which reads like an old driver; a driver version of 0 means there is none.
+    int driver = 0;
+    const bool no_driver = cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0;
+    return std::string(no_driver ? "no NVIDIA GPU or driver found" : "no usable CUDA device") + " ("
+         + cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ")";
   }
   if (count == 0)
   {
-    return "no CUDA device present";
+    return "no NVIDIA GPU found (the driver reports none)";
   }
   return "";
 }

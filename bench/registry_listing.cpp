@@ -1,0 +1,94 @@
+#include "registry_listing.hpp"
+
+#include "common/contract/reduction.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace redu::bench
+{
+namespace
+{
+
+template <class T>
+std::string joined(const std::vector<T>& values)
+{
+  std::string text;
+  for (const T& value : values)
+  {
+    text += (text.empty() ? "" : ",") + std::string(to_string(value));
+  }
+  return text;
+}
+
+// Whether the results are bit-identical run to run for every (type, operator) it declares, for some,
+// or for none.
+std::string determinism(const Info& info)
+{
+  std::size_t reproducible = 0, total = 0;
+  for (DType dtype : info.dtypes)
+  {
+    for (Op op : info.ops)
+    {
+      ++total;
+      reproducible += info.is_deterministic(dtype, op) ? 1 : 0;
+    }
+  }
+  return reproducible == total ? "deterministic" : reproducible == 0 ? "not deterministic"
+                                                                     : "deterministic except float sums";
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b)
+{
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+  {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i)
+  {
+    std::size_t diagonal = row[0];
+    row[0]               = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+    {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+} // namespace
+
+void print_registry(std::ostream& out)
+{
+  out << "name\ttypes\tops\tkinds\tdeterminism\tidea\n";
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    out << info.name << "\t" << joined(info.dtypes) << "\t" << joined(info.ops) << "\t" << joined(info.kinds) << "\t"
+        << determinism(info) << "\t" << info.idea << "\n";
+  }
+}
+
+std::string closest_name(const std::string& name)
+{
+  std::string best;
+  std::size_t best_distance = name.size() / 3 + 2; // a few typos, never a different name altogether
+  for (const auto* list : {&registry(), &exhibits()})
+  {
+    for (const Reduction* impl : *list)
+    {
+      const std::size_t distance = edit_distance(name, impl->info().name);
+      if (distance < best_distance)
+      {
+        best          = impl->info().name;
+        best_distance = distance;
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace redu::bench
