@@ -6,8 +6,8 @@
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy and pi; so a run can be split over several calls of a time-limited machine.
-#   REDU_SKIP_CTEST=1 builds without running ctest (one process per test, about 7 minutes on an H100); the
-#   sharded GoogleTest run of step 2 still runs every GoogleTest case, the bench_cli cases do not run.
+#   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
+#   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
 #   A test process that hangs is stopped after REDU_TEST_TIMEOUT seconds (default 600) and counts as failed.
 set -uo pipefail
