@@ -139,17 +139,17 @@ Status FloorKernels::init(int sm_count, std::size_t max_bytes)
   return Status::success();
 }
 
-Status FloorKernels::read(const FloorShape& shape, const void* input, std::size_t bytes, cudaStream_t stream)
+namespace
 {
-  const ReadKernel kernel   = kernel_for(shape);
-  const std::int64_t packs  = static_cast<std::int64_t>(bytes / 16);
-  const int tail_bytes      = static_cast<int>(bytes % 16);
-  std::int64_t blocks       = 0;
+
+Status blocks_of(const FloorShape& shape, std::size_t bytes, int sm_count, std::int64_t& blocks)
+{
+  const std::int64_t packs = static_cast<std::int64_t>(bytes / 16);
   if (shape.resident_grid)
   {
     int per_sm = 0;
-    REDU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
-    blocks = static_cast<std::int64_t>(per_sm) * sm_count_;
+    REDU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_for(shape), shape.threads, 0));
+    blocks = static_cast<std::int64_t>(per_sm) * sm_count;
   }
   else
   {
@@ -157,6 +157,26 @@ Status FloorKernels::read(const FloorShape& shape, const void* input, std::size_
     blocks = (packs + per_block - 1) / per_block;
   }
   blocks = std::clamp<std::int64_t>(blocks, 1, 0x7fffffff);
+  return Status::success();
+}
+
+} // namespace
+
+Status FloorKernels::warps_of(const FloorShape& shape, std::size_t bytes, std::int64_t& warps) const
+{
+  std::int64_t blocks = 0;
+  REDU_TRY(blocks_of(shape, bytes, sm_count_, blocks));
+  warps = blocks * shape.threads / 32;
+  return Status::success();
+}
+
+Status FloorKernels::read(const FloorShape& shape, const void* input, std::size_t bytes, cudaStream_t stream)
+{
+  const ReadKernel kernel   = kernel_for(shape);
+  const std::int64_t packs  = static_cast<std::int64_t>(bytes / 16);
+  const int tail_bytes      = static_cast<int>(bytes % 16);
+  std::int64_t blocks       = 0;
+  REDU_TRY(blocks_of(shape, bytes, sm_count_, blocks));
   const std::size_t words = static_cast<std::size_t>(blocks) * shape.threads / 32 * sizeof(unsigned);
   if (warp_words_.bytes() < words)
   {

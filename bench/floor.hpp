@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ public:
   Status read(const FloorShape& shape, const void* input, std::size_t bytes, cudaStream_t stream);
   // Enqueues the empty launch: one block of one warp that does nothing.
   Status empty(cudaStream_t stream) const;
+
+  // What a read leaves behind, for the test that it reads every byte once (tests/floor_test.cpp): the
+  // number of warps its launch of `bytes` in `shape` has, each of which wrote one word.
+  Status warps_of(const FloorShape& shape, std::size_t bytes, std::int64_t& warps) const;
+  const DeviceBuffer& warp_words() const { return warp_words_; }
 
 private:
   int sm_count_ = 0;
