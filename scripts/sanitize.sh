@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the whole correctness suite, on a GPU machine, after a build (cmake --workflow --preset test).
-# memcheck, racecheck, synccheck and initcheck each run every test except LargeInputs.* (2^31 elements)
+# memcheck, racecheck, synccheck and initcheck each run every test except LargeInputs.* (2^31 elements),
 # LegacyExhibit.* (the documents' bugs, kept on purpose) and GpuClock.RefusesACallThatWaitsOnTheHost (a
 # deliberate two-second stall of a held stream, no memory access to check): every implementation x kind x type x
 # operator of Registry/Correctness.*, SpecialValues.*, Concurrency.*, BadInputOnGpu.* and the host-only
