@@ -226,6 +226,7 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
 {
   TimesMs ms;
   const FloorRecord* floor = nullptr;
+  const Timing* headline   = nullptr; // the first timing the options list that applies to this case
   for (auto _ : state)
   {
     Status status = measure(c, ms);
@@ -239,11 +240,9 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
       state.SkipWithError(status.ok() ? "no timing applies to this case" : status.message().c_str());
       return;
     }
-    // The headline: the first timing the options list that applies to this case.
-    const auto headline = std::find_if(timings_.begin(), timings_.end(), [&](const Timing& t) { return ms.count(t.key()) > 0; });
+    headline = &*std::find_if(timings_.begin(), timings_.end(), [&](const Timing& t) { return ms.count(t.key()) > 0; });
     state.SetIterationTime(ms.at(headline->key()) * 1e-3);
   }
-  const auto headline = std::find_if(timings_.begin(), timings_.end(), [&](const Timing& t) { return ms.count(t.key()) > 0; });
   const double median_ms = ms.at(headline->key());
   const double out_bytes = static_cast<double>(c.segments) * (size_of(c.dtype) + (is_arg(c.op) ? sizeof(std::int64_t) : 0));
   const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + out_bytes;

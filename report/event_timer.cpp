@@ -51,11 +51,18 @@ Status EventTimer::time_calls(cudaStream_t stream, int warmups, int samples, con
   }
   REDU_CUDA_TRY(cudaStreamSynchronize(stream));
   samples_ms.clear();
-  // GPU clock: the flush (if any), the events and the call, enqueued behind the held stream.
-  const auto enqueue_held_sample = [&]() -> Status {
+  // The flush (if any), the events and the call. On the host clock the flush is waited for, so the GPU
+  // is idle when the start event is enqueued, as for a caller's first call (a flush still running would
+  // let the host enqueue the call behind it and hide the launch time this clock counts); on the GPU
+  // clock everything is queued behind the held stream.
+  const auto enqueue_sample = [&]() -> Status {
     if (before_each)
     {
       REDU_TRY(before_each());
+      if (clock == Clock::host)
+      {
+        REDU_CUDA_TRY(cudaStreamSynchronize(stream));
+      }
     }
     REDU_CUDA_TRY(cudaEventRecord(start_, stream));
     REDU_TRY(call());
@@ -67,7 +74,7 @@ Status EventTimer::time_calls(cudaStream_t stream, int warmups, int samples, con
     if (clock == Clock::gpu)
     {
       REDU_TRY(blocker_.block(stream));
-      const Status enqueued = enqueue_held_sample();
+      const Status enqueued = enqueue_sample();
       blocker_.release(); // also after a failed enqueue: held work must never be left waiting
       REDU_TRY(enqueued);
       REDU_CUDA_TRY(cudaEventSynchronize(stop_));
@@ -75,16 +82,7 @@ Status EventTimer::time_calls(cudaStream_t stream, int warmups, int samples, con
     }
     else
     {
-      // The GPU idle when the start event is enqueued, as for a caller's first call: a flush still
-      // running would let the host enqueue the call behind it and hide the launch time this clock counts.
-      if (before_each)
-      {
-        REDU_TRY(before_each());
-        REDU_CUDA_TRY(cudaStreamSynchronize(stream));
-      }
-      REDU_CUDA_TRY(cudaEventRecord(start_, stream));
-      REDU_TRY(call());
-      REDU_CUDA_TRY(cudaEventRecord(stop_, stream));
+      REDU_TRY(enqueue_sample());
       REDU_CUDA_TRY(cudaEventSynchronize(stop_));
     }
     float ms = 0;

@@ -48,6 +48,7 @@ Status StreamBlocker::init()
   REDU_CUDA_TRY(cudaHostAlloc(&words, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
   flag_      = words;
   timed_out_ = words + 1;
+  REDU_CUDA_TRY(cudaHostGetDevicePointer(&device_words_, words, 0));
   return Status::success();
 }
 
@@ -55,9 +56,7 @@ Status StreamBlocker::block(cudaStream_t stream)
 {
   *flag_      = 0;
   *timed_out_ = 0;
-  int* device_words = nullptr;
-  REDU_CUDA_TRY(cudaHostGetDevicePointer(&device_words, const_cast<int*>(flag_), 0));
-  hold_stream<<<1, 1, 0, stream>>>(device_words, device_words + 1);
+  hold_stream<<<1, 1, 0, stream>>>(device_words_, device_words_ + 1);
   REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
 }

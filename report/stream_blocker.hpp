@@ -34,6 +34,7 @@ public:
 private:
   volatile int* flag_ = nullptr;     // pinned, mapped host memory: written by the host, read by the kernel
   volatile int* timed_out_ = nullptr; // written by the kernel when it gave up
+  int* device_words_ = nullptr;       // the same two words as the kernel addresses them
 };
 
 } // namespace redu::report

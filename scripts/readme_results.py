@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "notebooks"))
+import pandas as pd  # noqa: E402
 import results_loader as rl  # noqa: E402
 
 BEGIN, END = "<!-- results-table:begin -->", "<!-- results-table:end -->"
@@ -23,6 +24,11 @@ ORDER = ("basics.", "harris.", "leimao.", "moderngpu.", "modern.", "segmented.",
 
 def fmt_n(n: int) -> str:
     return f"2^{n.bit_length() - 1}"
+
+
+def float_sums(frame):
+    """The full-array float sum rows of a frame (bench rows or versus_best_cub rows)."""
+    return frame[(frame["kind"] == "full") & (frame["dtype"] == "f32") & (frame["op"] == "sum")]
 
 
 def lesson_key(impl: str) -> tuple[int, str]:
@@ -48,7 +54,7 @@ def table() -> str:
     for gpu, (frame, ctx) in frames.items():
         for timing in rl.timings(frame):
             v = rl.versus_best_cub(frame, timing)
-            v = v[(v["kind"] == "full") & (v["dtype"] == "f32") & (v["op"] == "sum")].set_index("n")["ratio"]
+            v = float_sums(v).set_index("n")["ratio"]
             cells = [f"{v[n]:.2f}" if n in v.index else "–" for n in YARDSTICK]
             lines.append(f"| {names[gpu]} | {timing} | " + " | ".join(cells) + " |")
 
@@ -63,16 +69,16 @@ def table() -> str:
     best_cub = {}
     for gpu, (frame, _) in frames.items():
         v = rl.versus_best_cub(frame, "gpu_cold")
-        v = v[(v["kind"] == "full") & (v["dtype"] == "f32") & (v["op"] == "sum")]
+        v = float_sums(v)
         best_cub[gpu] = v.set_index("n")["cub_ms"]
     impls = sorted({i for frame, _ in frames.values() for i in frame["impl"].unique()}, key=lesson_key)
     for impl in impls:
         cells = []
         for gpu, (frame, _) in frames.items():
-            rows = frame[(frame["impl"] == impl) & (frame["kind"] == "full") & (frame["dtype"] == "f32")
-                         & (frame["op"] == "sum")].set_index("n")
+            rows = float_sums(frame)
+            rows = rows[rows["impl"] == impl].set_index("n")
             for n in PER_IMPL:
-                if n not in rows.index or "ms_gpu_cold" not in rows or pd_isna(rows.loc[n, "ms_gpu_cold"]):
+                if n not in rows.index or "ms_gpu_cold" not in rows or pd.isna(rows.loc[n, "ms_gpu_cold"]):
                     cells.append("–")
                 else:
                     r = rows.loc[n]
@@ -102,10 +108,6 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def pd_isna(value) -> bool:
-    return value != value  # NaN is the only value unequal to itself
-
-
 def figures() -> None:
     """notebooks/figures/bandwidth_vs_n.png: float sum GB/s against n on the first GPU, one panel per
     family, with the floor drawn (GPU clock, cold L2)."""
@@ -118,7 +120,7 @@ def figures() -> None:
     frame, ctx = rl.load_bench(gpu)
     reads, _ = rl.load_floor(gpu)
     floor = reads[reads["dtype"] == "f32"].sort_values("n")
-    full = frame[(frame["kind"] == "full") & (frame["dtype"] == "f32") & (frame["op"] == "sum")]
+    full = float_sums(frame)
     panels = {"CUB": ("cub.",), "modern": ("modern.",), "Harris and basics": ("harris.", "basics."),
               "Lei Mao and moderngpu": ("leimao.", "moderngpu.")}
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5), sharex=True, sharey=True)

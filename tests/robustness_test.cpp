@@ -96,10 +96,10 @@ void check_special_values(const Reduction& impl)
   };
   const Info& info = impl.info();
   T got{};
-  if (info.supports(Op::sum) && info.nonfinite_sum_departure.applies_to(dtype_of_value<T>()))
+  if (info.supports(Op::sum) && info.nonfinite_sum_departure.applies_to(dtype_of<T>()))
   {
     std::cout << "[   NOTE   ] sums with infinities not checked for " << info.name << " "
-              << to_string(dtype_of_value<T>()) << " (tests/library_departures_test.cpp shows it): "
+              << to_string(dtype_of<T>()) << " (tests/library_departures_test.cpp shows it): "
               << info.nonfinite_sum_departure.why << "\n";
   }
   else if (info.supports(Op::sum))
@@ -264,7 +264,7 @@ std::vector<Layout> special_layouts(Kind kind)
 template <class T>
 void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std::mt19937_64& rng)
 {
-  SCOPED_TRACE(std::string(to_string(layout.kind)) + " " + to_string(dtype_of_value<T>()) + " " + to_string(op)
+  SCOPED_TRACE(std::string(to_string(layout.kind)) + " " + to_string(dtype_of<T>()) + " " + to_string(op)
                + ", " + std::to_string(layout.rows()) + " rows");
   std::vector<T> values = random_values<T>(layout.n(), op, rng);
   std::vector<std::vector<T>> planted(layout.rows());
@@ -309,7 +309,7 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     const bool special_sum = op == Op::sum && !planted[r].empty();
     std::ostringstream specials;
     std::copy(planted[r].begin(), planted[r].end(), std::ostream_iterator<T>(specials, " "));
-    const Problem p{layout.kind, dtype_of_value<T>(), op, layout.n(), layout.rows()};
+    const Problem p{layout.kind, dtype_of<T>(), op, layout.n(), layout.rows()};
     return RowExpectation{special_sum ? sum_with_specials(planted[r]) : ref.value,
                           special_sum ? 0 : tolerance<T>(ref, op, sum_error_factor(impl, p, ref.count)),
                           " with specials { " + specials.str() + "}"};
@@ -353,7 +353,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, SpecialValuesInRows,
 template <class T>
 void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19937_64& rng)
 {
-  SCOPED_TRACE(std::string(to_string(kind)) + " " + to_string(dtype_of_value<T>()) + " " + to_string(op));
+  SCOPED_TRACE(std::string(to_string(kind)) + " " + to_string(dtype_of<T>()) + " " + to_string(op));
   const std::int64_t n = 100003, first = n / 3, second = 2 * n / 3;
   const Layout layout = equal_rows(kind, 1, n);
   const bool smallest = op == Op::argmin;
@@ -511,7 +511,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, Concurrency, testing::ValuesIn([] {
 // must refuse the problem instead. Skips when the device has no room for the input.
 template <class T, class Check> void sum_with_every_implementation(std::int64_t n, std::uint64_t seed, Check check)
 {
-  const DType dtype = dtype_of_value<T>();
+  const DType dtype = dtype_of<T>();
   DeviceBuffer input, output, workspace_buffer;
   const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(T));
   if (!allocated.ok())
@@ -579,7 +579,7 @@ template <class T> void check_large_float_sum(std::int64_t n)
     values[static_cast<std::size_t>(i)] = random_element<T>(seed, i);
   }
   const Reference ref = reference(values, 0, n, Op::sum);
-  const Problem p{Kind::full, dtype_of_value<T>(), Op::sum, n, 1};
+  const Problem p{Kind::full, dtype_of<T>(), Op::sum, n, 1};
   sum_with_every_implementation<T>(n, seed, [&](const Reduction& impl, T got) {
     EXPECT_LE(std::fabs(static_cast<long double>(got) - ref.value),
               tolerance<T>(ref, Op::sum, sum_error_factor(impl, p, n)))
@@ -619,7 +619,7 @@ template <class T> void check_long_segments(std::int64_t typical_length)
   for (const Reduction* impl : registry())
   {
     const Info& info = impl->info();
-    if (!info.supports(Kind::segmented) || !info.supports(dtype_of_value<T>()) || !info.supports(Op::sum))
+    if (!info.supports(Kind::segmented) || !info.supports(dtype_of<T>()) || !info.supports(Op::sum))
     {
       continue;
     }
@@ -627,7 +627,7 @@ template <class T> void check_long_segments(std::int64_t typical_length)
     std::vector<T> got;
     std::vector<std::int64_t> indices;
     ASSERT_OK(reduce_rows(*impl, Op::sum, layout, values, got, indices));
-    const Problem p{Kind::segmented, dtype_of_value<T>(), Op::sum, layout.n(), layout.rows()};
+    const Problem p{Kind::segmented, dtype_of<T>(), Op::sum, layout.n(), layout.rows()};
     expect_rows_match(layout, got, [&](std::int64_t r) {
       return RowExpectation{refs[r].value, tolerance<T>(refs[r], Op::sum, sum_error_factor(*impl, p, refs[r].count)),
                             ""};

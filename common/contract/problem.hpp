@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace redu
@@ -89,6 +90,29 @@ inline constexpr Op all_ops[]       = {Op::sum, Op::min, Op::max, Op::sum_square
 inline constexpr Kind all_kinds[]   = {Kind::full, Kind::batched, Kind::segmented};
 
 const char* to_string(DType dtype);
+
+// The element type of a C++ type: what kernels, baselines and tests are instantiated for.
+template <class T>
+constexpr DType dtype_of()
+{
+  if constexpr (std::is_same_v<T, std::int32_t>)
+  {
+    return DType::i32;
+  }
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+  {
+    return DType::i64;
+  }
+  else if constexpr (std::is_same_v<T, float>)
+  {
+    return DType::f32;
+  }
+  else
+  {
+    static_assert(std::is_same_v<T, double>, "element types: int32_t, int64_t, float, double");
+    return DType::f64;
+  }
+}
 const char* to_string(Op op);
 const char* to_string(Kind kind);
 std::size_t size_of(DType dtype);

@@ -30,28 +30,6 @@ using AllTypes = TypeList<std::int32_t, std::int64_t, float, double>;
 using AllOps   = OpList<SumOp, MinOp, MaxOp>;
 
 template <class T>
-constexpr DType dtype_of()
-{
-  if constexpr (std::is_same_v<T, std::int32_t>)
-  {
-    return DType::i32;
-  }
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-  {
-    return DType::i64;
-  }
-  else if constexpr (std::is_same_v<T, float>)
-  {
-    return DType::f32;
-  }
-  else
-  {
-    static_assert(std::is_same_v<T, double>, "element types: int32_t, int64_t, float, double");
-    return DType::f64;
-  }
-}
-
-template <class T>
 struct Tag
 {
   using type = T;

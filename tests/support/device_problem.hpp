@@ -51,7 +51,7 @@ Status make_device_problem(Kind kind, Op op, const Shape& shape, const std::vect
     REDU_TRY(upload(shape.offsets, d.offsets));
   }
   d.problem = Problem{kind,
-                      dtype_of_value<T>(),
+                      dtype_of<T>(),
                       op,
                       shape.n,
                       shape.segments,

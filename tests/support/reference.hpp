@@ -33,27 +33,6 @@ decltype(auto) visit_dtype(DType dtype, F&& f)
   return f(double{});
 }
 
-template <class T>
-constexpr DType dtype_of_value()
-{
-  if constexpr (std::is_same_v<T, std::int32_t>)
-  {
-    return DType::i32;
-  }
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-  {
-    return DType::i64;
-  }
-  else if constexpr (std::is_same_v<T, float>)
-  {
-    return DType::f32;
-  }
-  else
-  {
-    return DType::f64;
-  }
-}
-
 // Fresh random data. Integers for sums stay in a range whose every partial sum is exact and fits
 // (|x| <= 100 for int32 keeps 2^24 elements under 2^31; |x| <= 10 for int32 sums of squares); min/max
 // draw from a wide range. argmin/argmax draw from a few dozen values so that ties are everywhere and
