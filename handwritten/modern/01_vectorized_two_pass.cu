@@ -30,10 +30,10 @@ namespace
 
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
-    vectorized_partials(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
+    vectorized_partials(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                         T* __restrict__ out, ReduceOp op)
 {
-  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
   if (threadIdx.x == 0)
   {
     out[blockIdx.x] = value;
@@ -62,16 +62,16 @@ public:
     auto* out      = static_cast<T*>(p.output);
     if (shape.blocks == 1)
     {
-      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, shape.evict_first, out, ReduceOp{});
+      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, out, ReduceOp{});
       REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
     auto* partials = static_cast<T*>(ws.data);
-    kernel<<<shape.blocks, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, shape.evict_first, partials,
+    kernel<<<shape.blocks, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, partials,
                                                        ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     // One block takes every tile of the partials (tiles_per_block = their count is enough).
-    kernel<<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, true, out, ReduceOp{});
+    kernel<<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, out, ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

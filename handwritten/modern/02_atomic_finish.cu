@@ -25,6 +25,7 @@
 // with the ticket of the CUDA Programming Guide's threadFenceReduction sample.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/ordered_key.cuh"
 #include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
@@ -37,45 +38,13 @@ namespace redu::modern
 namespace
 {
 
-template <class T> using Word = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+template <class T> using Word = OrderedWord<T>;
 
 // The accumulator's word: 64 bits for every sum of floats (a double, see above), else the element's width.
 template <class T, class ReduceOp>
 using AccumulatorWord = std::conditional_t<ReduceOp::id == Op::sum && std::is_floating_point_v<T>, unsigned long long, Word<T>>;
 
-template <class T> constexpr Word<T> sign_bit = Word<T>(1) << (8 * sizeof(T) - 1);
-
-// a < b exactly when ordered(a) < ordered(b) (unsigned); the all-zero key lies below every key of a
-// non-NaN value.
-template <class T> __device__ __forceinline__ Word<T> ordered(T x)
-{
-  Word<T> bits;
-  std::memcpy(&bits, &x, sizeof(T));
-  if constexpr (std::is_integral_v<T>)
-  {
-    return bits ^ sign_bit<T>;
-  }
-  else
-  {
-    return (bits & sign_bit<T>) ? ~bits : (bits | sign_bit<T>);
-  }
-}
-
-template <class T> __device__ __forceinline__ T from_ordered(Word<T> key)
-{
-  Word<T> bits;
-  if constexpr (std::is_integral_v<T>)
-  {
-    bits = key ^ sign_bit<T>;
-  }
-  else
-  {
-    bits = (key & sign_bit<T>) ? (key ^ sign_bit<T>) : ~key;
-  }
-  T x;
-  std::memcpy(&x, &bits, sizeof(T));
-  return x;
-}
+// ordered() / from_ordered(): the order-preserving key map, common/device/ordered_key.cuh.
 
 // How a value enters the zero-initialised accumulator, and how the final word becomes a value again.
 template <class T, class ReduceOp> struct Accumulator
@@ -132,10 +101,10 @@ template <class T, class ReduceOp> struct Accumulator
 
 template <int Threads, class T, class ReduceOp>
 __global__ void __launch_bounds__(Threads)
-    atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
+    atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                   T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket, ReduceOp op)
 {
-  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
   if (threadIdx.x != 0)
   {
     return;
@@ -204,7 +173,7 @@ private:
     REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, default_waves, shape)));
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
-                                                 shape.evict_first, static_cast<T*>(p.output), accumulator,
+                                                 static_cast<T*>(p.output), accumulator,
                                                  reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();

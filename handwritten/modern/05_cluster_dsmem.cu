@@ -35,7 +35,7 @@ constexpr std::size_t partials_offset = 16;
 
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
-    cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, bool evict_first,
+    cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                    T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(block_threads)
   const cg::cluster_group cluster = cg::this_cluster();
   __shared__ T block_value;
 
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
   if (threadIdx.x == 0)
   {
     block_value = value;
@@ -130,16 +130,14 @@ public:
       REDU_CUDA_TRY(cudaOccupancyMaxActiveClusters(&value, kernel, &config));
       return Status::success();
     }));
-    int l2 = 0;
-    REDU_TRY(l2_cache_bytes(l2));
     // Many waves as in lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
     const LaunchShape shape = shape_for<T>(
-        p.n, block_threads * unroll, static_cast<std::int64_t>(default_waves) * resident_clusters * cluster_blocks, l2);
+        p.n, block_threads * unroll, static_cast<std::int64_t>(default_waves) * resident_clusters * cluster_blocks);
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);
     REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
-                                     shape.evict_first, static_cast<T*>(p.output),
+                                     static_cast<T*>(p.output),
                                      reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base),
                                      ReduceOp{}));
     return Status::success();

@@ -38,8 +38,11 @@ inline constexpr int cooperative_waves = 1;
 // over DSMEM, is as wide as it can be everywhere.
 inline constexpr int cluster_blocks = 8;
 
-// Inputs up to this many times the L2 size are read with L2 evict_first, larger ones evict_normal
-// (StreamingLoad in common/device/vector_load.cuh says why; idea 7).
-inline constexpr int evict_first_l2_multiple = 8;
+// The input loads carry L2 evict_first at every size: the input is read once, so its lines should make
+// room for each other, not for the lines already resident. The rule before (evict_first up to 8 x L2,
+// evict_normal above, from H100 runs after a flush that left the L2 dirty, idea 7) cost the H200 13% at
+// 2^28-2^30 floats; always evict_first cost the H100 at most 0.3% there (idea 20, both GPUs, read-flushed
+// L2). Inputs that fit in the L2 keep the policy they always had.
+inline constexpr bool input_evict_first = true;
 
 } // namespace redu::modern
