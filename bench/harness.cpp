@@ -264,6 +264,8 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
   state.counters["samples"]     = static_cast<double>(options_.samples);
   state.counters["cold_l2"]     = headline->cold_l2 ? 1 : 0;
   state.counters["deterministic"] = c.impl->info().is_deterministic(c.dtype, c.op) ? 1 : 0;
+  // 0 not_guaranteed, 1 run_to_run, 2 gpu_to_gpu (Determinism in common/contract/reduction.hpp).
+  state.counters["determinism"] = static_cast<double>(c.impl->info().determinism_of(c.dtype, c.op));
   state.SetLabel("impl=" + c.impl->info().name + " family=" + c.impl->info().family + " dtype=" + to_string(c.dtype)
                  + " op=" + to_string(c.op) + " kind=" + to_string(c.kind) + " shape=" + c.shape
                  + " headline=" + headline->key());

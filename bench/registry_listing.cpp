@@ -21,21 +21,35 @@ std::string joined(const std::vector<T>& values)
   return text;
 }
 
-// Whether the results are bit-identical run to run for every (type, operator) it declares, for some,
-// or for none.
+// Its determinism classes (common/contract/reduction.hpp): one word when every (type, operator) it
+// declares has the same, else each class with its pairs, "not_guaranteed: f32/sum f64/sum; ...".
 std::string determinism(const Info& info)
 {
-  std::size_t reproducible = 0, total = 0;
+  std::string pairs[3];
   for (DType dtype : info.dtypes)
   {
     for (Op op : info.ops)
     {
-      ++total;
-      reproducible += info.is_deterministic(dtype, op) ? 1 : 0;
+      std::string& list = pairs[static_cast<int>(info.determinism_of(dtype, op))];
+      list += std::string(list.empty() ? "" : " ") + to_string(dtype) + "/" + to_string(op);
     }
   }
-  return reproducible == total ? "deterministic" : reproducible == 0 ? "not deterministic"
-                                                                     : "deterministic except float sums";
+  std::string text;
+  int classes = 0;
+  for (Determinism d : {Determinism::not_guaranteed, Determinism::run_to_run, Determinism::gpu_to_gpu})
+  {
+    const std::string& list = pairs[static_cast<int>(d)];
+    if (!list.empty())
+    {
+      text += std::string(text.empty() ? "" : "; ") + to_string(d) + ": " + list;
+      ++classes;
+    }
+  }
+  if (classes == 1)
+  {
+    return text.substr(0, text.find(':'));
+  }
+  return text;
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b)

@@ -59,6 +59,7 @@ public:
                         .idea   = "binned (RFA) float sums: the same bits on any GPU, whatever the grid",
                         .kinds  = {Kind::full},
                         .role   = Role::baseline,
+                        .determinism = input_only,
                         .subnormal_sum_departure = {{DType::f32, DType::f64},
                                                     "CCCL 3.5.0's RFA sums input that is all tiny wrongly (below "
                                                     "about 2^-106 in f32, 2^-940 in f64): one FLT_MIN sums to "

@@ -64,7 +64,7 @@ public:
                         .idea               = "CUB's single pass: every block adds its value to the output atomically",
                         .kinds              = {Kind::full},
                         .role               = Role::baseline,
-                        .deterministic      = reproducible_except_float_sums,
+                        .determinism        = arrival_order_float_sums,
                         .unordered_partials = atomic_block_partials,
                         .subnormal_sum_departure = {{DType::f32},
                                                     "CUB's f32 atomic add (atom.add.f32) flushes subnormals to "

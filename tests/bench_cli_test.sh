@@ -54,7 +54,7 @@ case "$case_name" in
     expect_exit 0
     cut -f1 "$tmp/out" | grep -qx 'cub\.device_reduce' || fail "cub.device_reduce missing from --list"
     # name, types, ops, kinds, determinism, idea
-    grep -qP '^modern\.atomic\t[a-z0-9,]*f32[a-z0-9,]*\tsum[a-z_,]*\tfull\tdeterministic except float sums\t' "$tmp/out" \
+    grep -qP '^modern\.atomic\t[a-z0-9,]*f32[a-z0-9,]*\tsum[a-z_,]*\tfull\tnot_guaranteed: [^\t]*f32/sum[^\t]*; [^\t]*gpu_to_gpu: [^\t]*i32/sum[^\t]*\t' "$tmp/out" \
       || fail "--list lacks modern.atomic's types, ops, kinds and determinism"
     ;;
   no_gpu)

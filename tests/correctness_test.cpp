@@ -9,8 +9,8 @@
 //  - full-range integers (integer sums only): the sums wrap, and must wrap like two's complement.
 // Every input is padded on both sides with poison (NaN, or the value that would win a min/max), and a
 // segmented input's elements before its first offset too, so an over-read changes the result. Outputs
-// are poisoned before every run. Implementations that declare themselves deterministic are also run
-// again on the same input and must reproduce the result bit for bit.
+// are poisoned before every run. Implementations that declare run_to_run or gpu_to_gpu determinism are
+// also run again on the same input, with other work on the GPU, and must reproduce the result bit for bit.
 #include "support/cases.hpp"
 #include "support/device_problem.hpp"
 #include "support/gpu.hpp"
@@ -160,15 +160,25 @@ void check(const Case& c, const Shape& shape, Data data, std::mt19937_64& rng, i
   {
     const std::vector<T> first_result             = result;
     const std::vector<std::int64_t> first_indices = result_indices;
+    // Each rerun starts while other work fills the GPU (a 64 MiB memset on another stream), so blocks
+    // are scheduled and finish in another order than the first time.
+    DeviceBuffer busy;
+    ASSERT_OK(busy.allocate(std::size_t{64} << 20));
+    cudaStream_t other = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
     for (int repeat = 0; repeat < 2; ++repeat)
     {
-      ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+      ASSERT_EQ(cudaMemsetAsync(busy.data(), repeat, busy.bytes(), other), cudaSuccess);
       const Status again = run_once();
       ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
       ASSERT_TRUE(again.ok()) << again.message();
       ASSERT_TRUE(same_bits(first_result, result) && first_indices == result_indices)
-          << "declared deterministic, but run " << repeat + 2 << " gave different bits";
+          << "declared " << to_string(c.impl->info().determinism_of(c.dtype, c.op)) << ", but run " << repeat + 2
+          << " gave different bits";
     }
+    ASSERT_EQ(cudaStreamSynchronize(other), cudaSuccess);
+    ASSERT_EQ(cudaStreamDestroy(other), cudaSuccess);
   }
 }
 

@@ -26,6 +26,20 @@ const char* to_string(DType dtype)
   return "?";
 }
 
+const char* to_string(Determinism determinism)
+{
+  switch (determinism)
+  {
+    case Determinism::not_guaranteed:
+      return "not_guaranteed";
+    case Determinism::run_to_run:
+      return "run_to_run";
+    case Determinism::gpu_to_gpu:
+      return "gpu_to_gpu";
+  }
+  return "?";
+}
+
 const char* to_string(Op op)
 {
   switch (op)
@@ -312,6 +326,10 @@ double sum_error_factor(const Reduction& impl, const Problem& problem, std::int6
   if (count < 2)
   {
     return 0; // one term or none: nothing is rounded
+  }
+  if (impl.info().error_factor != nullptr)
+  {
+    return impl.info().error_factor(problem.dtype, count);
   }
   const double tree_depth = std::ceil(std::log2(static_cast<double>(count))) + 1;
   const auto unordered    = impl.info().unordered_partials;

@@ -25,16 +25,50 @@ enum class Role
   exhibit   // a published bug kept to be shown (racy or wrong): reached by name only, never in registry()
 };
 
-// Whether an implementation's results are bit-identical run to run, for one (element type, operator).
-using DeterminismRule = bool (*)(DType dtype, Op op);
-constexpr bool always_reproducible(DType, Op)
+// How far an implementation's result bits are reproducible, for one (element type, operator), in CUB's
+// words (cuda::execution::determinism):
+//  - not_guaranteed: the same input may give other bits on the next run (float partials added in the
+//    order blocks finish);
+//  - run_to_run: the same input gives the same bits run after run on the same GPU, but the tree follows
+//    the launch shape, which follows the GPU (SM count, occupancy), so another GPU may give other bits;
+//  - gpu_to_gpu: the same bits on any GPU and whatever the launch shape.
+// Tested as claimed: run_to_run by reruns with other work on the GPU in between, gpu_to_gpu also by
+// several launch shapes where an implementation exposes them (tests/correctness_test.cpp,
+// tests/reproducible_sum_test.cpp).
+enum class Determinism
 {
-  return true;
+  not_guaranteed,
+  run_to_run,
+  gpu_to_gpu
+};
+const char* to_string(Determinism determinism);
+
+using DeterminismRule = Determinism (*)(DType dtype, Op op);
+constexpr bool is_float_sum(DType dtype, Op op)
+{
+  return (dtype == DType::f32 || dtype == DType::f64) && (op == Op::sum || op == Op::sum_squares);
 }
-// An atomic finish adds float partials in arrival order; integers, min and max are order-free.
-constexpr bool reproducible_except_float_sums(DType dtype, Op op)
+// Integer sums (exact, wrapping), integer min/max and argmin/argmax (the first occurrence wins) give the
+// same bits in any order. Float min/max too, but for the sign of a zero result, which follows the tree.
+constexpr bool order_free(DType dtype, Op op)
 {
-  return !((dtype == DType::f32 || dtype == DType::f64) && (op == Op::sum || op == Op::sum_squares));
+  const bool floating = dtype == DType::f32 || dtype == DType::f64;
+  return !floating || op == Op::argmin || op == Op::argmax;
+}
+// A fixed combining tree whose shape comes from the launch: float sums and float min/max are run_to_run.
+constexpr Determinism fixed_tree(DType dtype, Op op)
+{
+  return order_free(dtype, op) ? Determinism::gpu_to_gpu : Determinism::run_to_run;
+}
+// An atomic finish adds float partials in arrival order.
+constexpr Determinism arrival_order_float_sums(DType dtype, Op op)
+{
+  return is_float_sum(dtype, op) ? Determinism::not_guaranteed : fixed_tree(dtype, op);
+}
+// Bits that depend on nothing but the input (an exact or reproducible accumulator).
+constexpr Determinism input_only(DType, Op)
+{
+  return Determinism::gpu_to_gpu;
 }
 
 // A documented departure from the contract: the element types it happens for and why.
@@ -57,8 +91,8 @@ struct Info
   std::vector<Kind> kinds;
   Role role          = Role::lesson;
   std::int64_t max_n = INT64_MAX; // largest total element count it handles
-  // Bit-identical results for identical input, run to run, per (dtype, op); tested by reruns.
-  DeterminismRule deterministic = always_reproducible;
+  // How reproducible its bits are, per (dtype, op) (Determinism above).
+  DeterminismRule determinism = fixed_tree;
   // run() can be captured into a CUDA graph: it neither synchronises nor allocates nor copies from
   // pageable host memory. Tested by capture and replay for every implementation that claims it.
   bool graph_capture = true;
@@ -66,6 +100,9 @@ struct Info
   // atomic finish) for this problem; each adds one rounding to the error bound (sum_error_factor).
   // nullptr: none, every partial is combined in a fixed tree.
   std::int64_t (*unordered_partials)(const Problem& problem) = nullptr;
+  // Float sums only: an error factor of its own, for implementations that are not a plain tree (a
+  // compensated or an exact sum), for `count` terms of `dtype`; nullptr: the tree's (sum_error_factor).
+  double (*error_factor)(DType dtype, std::int64_t count) = nullptr;
   // Library baselines only: where the library's float sums depart from the contract (problem.hpp), for
   // which element types, and why; none by default. The shared tests skip exactly that check there and
   // print the reason; tests/library_departures_test.cpp shows the departure still happens, so a library
@@ -76,7 +113,9 @@ struct Info
   bool supports(DType dtype) const;
   bool supports(Op op) const;
   bool supports(Kind kind) const;
-  bool is_deterministic(DType dtype, Op op) const { return deterministic(dtype, op); }
+  Determinism determinism_of(DType dtype, Op op) const { return determinism(dtype, op); }
+  // Bit-identical reruns at least (run_to_run or gpu_to_gpu).
+  bool is_deterministic(DType dtype, Op op) const { return determinism(dtype, op) != Determinism::not_guaranteed; }
 };
 
 // Checks a problem against the contract and against what `impl` declares; launches nothing, and

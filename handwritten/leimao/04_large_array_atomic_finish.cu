@@ -14,7 +14,7 @@
 // by a one-thread kernel (a memset cannot write +inf-like identities), so n = 0 yields the identity.
 // Flaw of 03 it removes: the second level's launch and the partials' round trip through memory.
 // Flaw it adds: the order in which blocks' atomics land varies from run to run, so float and double sums
-// are not bit-reproducible (deterministic = false); integer results and min/max are order-independent.
+// are not bit-reproducible (determinism not_guaranteed); integer results and min/max are order-independent.
 // The post: "may or may not have performance degradations" against the repeated launches; with 4096
 // rows there are only 4096 atomics on one address, so the batched pass dominates either way.
 // Requirements: none on n; no workspace.
@@ -145,7 +145,7 @@ public:
                       .source        = "Lei Mao, CUDA Reduction (2024), Large Array Reduce Sum: atomic operations",
                       .idea          = "view one array as a batch of rows; each row's block combines atomically",
                       .kinds         = {Kind::full},
-                      .deterministic = reproducible_except_float_sums,
+                      .determinism = arrival_order_float_sums,
                       .unordered_partials = rows_in_arrival_order})
   {}
 

@@ -12,7 +12,7 @@
 // Flaw removed (vs lesson 1): the second launch, and the partial array: the finishing block reads one
 // word instead of one partial per block.
 // Flaw introduced: floating-point sums are added in the order blocks finish, so they are not
-// reproducible bit for bit (deterministic = false). Integer sums, min and max still are (exact or
+// reproducible bit for bit (determinism not_guaranteed). Integer sums, min and max still are (exact or
 // order-free). NaN is outside the key order: with NaN inputs min/max are undefined here.
 // A trap avoided: the f32 global atomic add (red.global.add.f32) flushes subnormal operands and results
 // to zero, so a float sum of subnormals came out 0. Float sums therefore accumulate in a double (its
@@ -145,7 +145,7 @@ public:
                       .source        = "Lei Mao, CUDA Reduction: Large Array Reduce Sum (atomics); CUDA Guide ticket",
                       .idea          = "one launch: each block atomically folds into one word; last block publishes",
                       .kinds         = {Kind::full},
-                      .deterministic = reproducible_except_float_sums,
+                      .determinism = arrival_order_float_sums,
                       .unordered_partials = partials_in_arrival_order})
   {}
 

@@ -1,0 +1,339 @@
+// Precision family, lesson 1: a float sum that is exact until one final rounding, and therefore the
+// same bits on any GPU, with any grid, block size or order (determinism gpu_to_gpu).
+//
+// Idea: every float is an integer number of the type's smallest subnormal, so the sum is an integer,
+// and integers add associatively. Each element becomes an integer term in 32-bit limbs
+// (exact_limbs.cuh); a thread keeps a running sum in a register for as long as its elements land in the
+// same limb (ordinary data spans a few exponents, one limb covers 32 of them) and adds it to the block's
+// limbs in shared memory when the limb changes; the block's limbs go to the global limbs with integer
+// atomics, which are exact and so order-free; the last block (the ticket of lesson modern 3) rounds
+// the integer to the element type once, to nearest even. The result is the correctly rounded exact
+// sum: error <= u |sum|, against ~log2(n) u sum|x| for a tree.
+// Cost: ~15 integer instructions per element instead of one add. At 4.8 TB/s an H200 reads 1.2 G
+// floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock, against 128 instructions per SM
+// per clock, so up to ~28 instructions per float keep it memory-bound (prediction in NOTES.md).
+// Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
+// Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
+// caller and left zero (limbs and flags read back with atomicExch, the ticket reset by the winner).
+// Source: the exact accumulators of Kulisch (the "long accumulator") and of Neal's superaccumulators,
+// reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
+#include "common/contract/typed_reduction.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "common/device/vector_load.cuh"
+#include "handwritten/modern/grid_shape.cuh"
+#include "handwritten/precision/exact_limbs.cuh"
+#include "handwritten/precision/exact_sum.hpp"
+#include "handwritten/precision/precision_shape.cuh"
+
+#include <cstring>
+#include <string>
+
+namespace redu::precision
+{
+namespace
+{
+
+template <class T> using Magnitude = typename ExactFormat<T>::Magnitude;
+
+// The global part of the workspace: limbs, then the non-finite flags and the ticket.
+template <class T> struct ExactWorkspace
+{
+  long long limbs[ExactFormat<T>::limbs];
+  unsigned non_finite;
+  unsigned ticket;
+};
+
+__device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long value)
+{
+  // Two's complement: an unsigned wrap-around add is the signed add.
+  atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
+}
+
+// One thread's running sum: a limb and the sum of the terms that landed there since the last flush.
+template <class T> struct RunningSum
+{
+  int limb = 0;
+  Magnitude<T> sum = 0;
+  unsigned non_finite = 0;
+
+  __device__ __forceinline__ void add(T x, long long* block_limbs)
+  {
+    const Term<T> t = term_of(x);
+    non_finite |= t.non_finite;
+    if (t.value == 0)
+    {
+      return; // zeros and non-finite values add nothing to the integer
+    }
+    if (t.limb != limb) // another exponent range: the running sum goes to the block first
+    {
+      move_to(t.limb, block_limbs);
+    }
+    sum += t.value;
+  }
+
+  // Rare on ordinary data, so kept out of line: the hot path above stays a few registers wide.
+  __device__ __noinline__ void move_to(int new_limb, long long* block_limbs)
+  {
+    add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+    limb = new_limb;
+    sum  = 0;
+  }
+
+  // Every lane of the warp calls this together. When the whole warp sums into one limb (ordinary data),
+  // its pieces are added across the lanes first and one lane adds them to shared memory: 2-4 shared
+  // atomics per warp instead of 64-128.
+  __device__ __forceinline__ void flush_warp(long long* block_limbs)
+  {
+    constexpr int pieces = sizeof(Magnitude<T>) / 4;
+    if (__match_any_sync(0xffffffffu, limb) == 0xffffffffu)
+    {
+      long long piece[pieces];
+      Magnitude<T> rest = sum;
+#pragma unroll
+      for (int k = 0; k < pieces; ++k) // as add_pieces: low pieces unsigned, the last one signed
+      {
+        piece[k] = k + 1 < pieces ? static_cast<long long>(static_cast<std::uint32_t>(rest)) : static_cast<long long>(rest);
+        rest >>= 32;
+      }
+#pragma unroll
+      for (int k = 0; k < pieces; ++k)
+      {
+        for (int offset = 16; offset > 0; offset /= 2) // 32 pieces below 2^32 each: below 2^37
+        {
+          piece[k] += __shfl_xor_sync(0xffffffffu, piece[k], offset);
+        }
+      }
+      if (threadIdx.x % 32 == 0)
+      {
+#pragma unroll
+        for (int k = 0; k < pieces; ++k)
+        {
+          if (piece[k] != 0)
+          {
+            add_to_limb(block_limbs, limb + k, piece[k]);
+          }
+        }
+      }
+    }
+    else
+    {
+      add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+    }
+    sum = 0;
+  }
+};
+
+// Thread 0 of every block: the block's integer, carried so every limb is below 2^32, goes to the global
+// limbs (at most 65536 blocks add below 2^48 to any of them); the last block rounds the total. Out of
+// line: the rounding's registers must not count against the streaming loop's occupancy.
+template <class T>
+__device__ __noinline__ void finish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global,
+                                          T* out)
+{
+  constexpr int L = ExactFormat<T>::limbs;
+  normalize<T>(block_limbs);
+  for (int j = 0; j < L; ++j)
+  {
+    if (block_limbs[j] != 0)
+    {
+      add_to_limb(global->limbs, j, block_limbs[j]);
+    }
+  }
+  if (block_non_finite != 0)
+  {
+    atomicOr(&global->non_finite, block_non_finite);
+  }
+  if (last_arrival(&global->ticket, gridDim.x))
+  {
+    long long limbs[L];
+    for (int j = 0; j < L; ++j)
+    {
+      limbs[j] = static_cast<long long>(atomicExch(reinterpret_cast<unsigned long long*>(global->limbs + j), 0ull));
+    }
+    *out           = round_exact<T>(limbs, atomicExch(&global->non_finite, 0u));
+    global->ticket = 0;
+  }
+}
+
+// At least half the SM's threads resident (64 registers a thread at most): the double kernel's 128-bit
+// arithmetic and its out-of-line finish would otherwise take over 200 registers and one block per SM.
+template <int Threads, class T>
+__global__ void __launch_bounds__(Threads, 1024 / Threads)
+    exact_sum(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, T* __restrict__ out,
+              ExactWorkspace<T>* global)
+{
+  using F         = ExactFormat<T>;
+  using P         = Pack<T>;
+  constexpr int L = F::limbs;
+  __shared__ long long block_limbs[L];
+  __shared__ unsigned block_non_finite;
+  for (int j = threadIdx.x; j < L; j += Threads)
+  {
+    block_limbs[j] = 0;
+  }
+  if (threadIdx.x == 0)
+  {
+    block_non_finite = 0;
+  }
+  __syncthreads();
+
+  // The input as an unaligned head, 16-byte packs, and a tail (as in common/device/range_fold.cuh).
+  const auto misalignment       = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
+  const std::int64_t head       = misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
+  const P* body                 = reinterpret_cast<const P*>(in + head);
+  const std::int64_t packs      = (n - head) / pack_size<T>;
+  const T* tail                 = in + head + packs * pack_size<T>;
+  const std::int64_t tail_count = n - head - packs * pack_size<T>;
+  constexpr std::int64_t tile   = static_cast<std::int64_t>(Threads) * unroll;
+  const std::int64_t first      = blockIdx.x * tiles_per_block;
+  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  // Tiles between two flushes, so that a float running sum stays below 2^63 (terms_per_flush).
+  constexpr std::int64_t tiles_per_flush = F::terms_per_flush / (unroll * pack_size<T>);
+
+  RunningSum<T> running;
+  if (blockIdx.x == 0 && threadIdx.x < head)
+  {
+    running.add(in[threadIdx.x], block_limbs);
+  }
+  if (blockIdx.x == 0 && threadIdx.x < tail_count)
+  {
+    running.add(tail[threadIdx.x], block_limbs);
+  }
+  const StreamingLoad load(true); // read once: evict first (handwritten/modern/modern_shape.cuh)
+  for (std::int64_t t = first; t < end; ++t)
+  {
+    P x[unroll];
+    bool valid[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) // every load issued before any is used
+    {
+      const std::int64_t k = t * tile + u * Threads + threadIdx.x;
+      valid[u]             = k < packs;
+      if (valid[u])
+      {
+        x[u] = load.vector(body + k);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < unroll; ++u)
+    {
+      if (valid[u])
+      {
+        T lane[pack_size<T>];
+        std::memcpy(lane, &x[u].v, sizeof(lane));
+#pragma unroll
+        for (int e = 0; e < pack_size<T>; ++e)
+        {
+          running.add(lane[e], block_limbs);
+        }
+      }
+    }
+    if ((t - first) % tiles_per_flush == tiles_per_flush - 1)
+    {
+      running.flush_warp(block_limbs);
+    }
+  }
+  running.flush_warp(block_limbs);
+  if (running.non_finite != 0)
+  {
+    atomicOr(&block_non_finite, running.non_finite);
+  }
+  __syncthreads();
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+
+  finish_block<T>(block_limbs, block_non_finite, global, out);
+}
+template <class T>
+Status launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, int threads,
+              std::int64_t tiles_per_block, cudaStream_t stream)
+{
+  auto* global = static_cast<ExactWorkspace<T>*>(workspace);
+  if (threads == 128)
+  {
+    exact_sum<128, T><<<blocks, 128, 0, stream>>>(in, n, tiles_per_block, out, global);
+  }
+  else
+  {
+    exact_sum<block_threads, T><<<blocks, block_threads, 0, stream>>>(in, n, tiles_per_block, out, global);
+  }
+  REDU_CUDA_TRY(cudaPeekAtLastError());
+  return Status::success();
+}
+
+template <class T>
+Status checked_launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, int threads,
+                      std::int64_t tiles_per_block, cudaStream_t stream)
+{
+  if (threads != 128 && threads != block_threads)
+  {
+    return Status::invalid("exact sum: threads must be 128 or " + std::to_string(block_threads));
+  }
+  const std::int64_t tiles = (n / pack_size<T> + 1 + static_cast<std::int64_t>(threads) * unroll - 1)
+                             / (static_cast<std::int64_t>(threads) * unroll);
+  if (blocks < 1 || tiles_per_block < 1 || static_cast<std::int64_t>(blocks) * tiles_per_block < tiles)
+  {
+    return Status::invalid("exact sum: " + std::to_string(blocks) + " blocks of " + std::to_string(tiles_per_block)
+                           + " tiles do not cover " + std::to_string(tiles) + " tiles");
+  }
+  return launch(in, n, out, workspace, blocks, threads, tiles_per_block, stream);
+}
+
+// Correctly rounded: |result - exact| <= u |exact| <= u sum|x|.
+double correctly_rounded(DType, std::int64_t)
+{
+  return 1;
+}
+
+class ExactSum : public TypedReduction<ExactSum, TypeList<float, double>, OpList<SumOp>>
+{
+public:
+  ExactSum()
+    : TypedReduction({.name         = "precision.exact_sum",
+                      .family       = "precision",
+                      .source       = "Kulisch's long accumulator; Neal, fast exact summation using small and large superaccumulators",
+                      .idea         = "integer limbs: the exact sum rounded once, the same bits on any GPU and grid",
+                      .kinds        = {Kind::full},
+                      .determinism  = input_only,
+                      .error_factor = correctly_rounded})
+  {}
+
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
+  {
+    return sizeof(ExactWorkspace<T>);
+  }
+
+  template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    constexpr auto kernel = exact_sum<block_threads, T>;
+    modern::LaunchShape shape;
+    REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
+    return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks,
+                  block_threads, shape.tiles_per_block, stream);
+  }
+};
+
+REDU_REGISTER(ExactSum);
+
+} // namespace
+
+std::size_t exact_sum_workspace_bytes(bool is_double)
+{
+  return is_double ? sizeof(ExactWorkspace<double>) : sizeof(ExactWorkspace<float>);
+}
+
+Status exact_sum_with_shape(const float* in, std::int64_t n, float* out, void* workspace, int blocks, int threads,
+                            std::int64_t tiles_per_block, cudaStream_t stream)
+{
+  return checked_launch(in, n, out, workspace, blocks, threads, tiles_per_block, stream);
+}
+
+Status exact_sum_with_shape(const double* in, std::int64_t n, double* out, void* workspace, int blocks, int threads,
+                            std::int64_t tiles_per_block, cudaStream_t stream)
+{
+  return checked_launch(in, n, out, workspace, blocks, threads, tiles_per_block, stream);
+}
+
+} // namespace redu::precision

@@ -1,0 +1,202 @@
+// The exact sum of floating-point numbers as an integer: every float or double is an integer multiple
+// of the type's smallest subnormal (2^-149 for float, 2^-1074 for double), so a sum of them is one too,
+// and integers add associatively. Held in 32-bit limbs (each in a signed 64-bit word, so a limb can
+// take many additions before it carries), the sum comes out with the same bits whatever the order of
+// the additions: whatever the grid, the block size, the GPU, or the number of pieces the input was cut
+// into, as long as the pieces' limbs are added, not their rounded results. It is rounded to the element
+// type once, at the end, to nearest even: the result is the correctly rounded exact sum, error
+// <= u |sum| (u = 2^-24 or 2^-53).
+//
+// The value of an element: x = (-1)^s * M * 2^E * unit, with unit the smallest subnormal, M the
+// significand as an integer (24 or 53 bits, the implicit bit included; a subnormal's fraction as it is)
+// and E = biased exponent - 1 (0 for subnormals): 0..253 for float, 0..2045 for double. Limb j weighs
+// 2^(32 j) units; an element lands in limb E / 32 as M << (E % 32), less than 2^55 (float) or 2^84
+// (double), which straddles two or three limbs.
+//
+// How many limbs: the largest element is below 2^(254+24) units for float and 2^(2046+53) for double;
+// 2^63 of them add at most 63 bits. Float: ceil((278 + 63) / 32) = 11 limbs, double: ceil((2099 + 63) /
+// 32) = 68, plus one whose sign is the sum's: 12 and 69.
+//
+// Shared by the kernel (handwritten/precision/01_exact_sum.cu) and the host tests
+// (tests/exact_limbs_test.cpp): everything here is __host__ __device__ and has no side effects.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace redu::precision
+{
+
+template <class T> struct ExactFormat;
+template <> struct ExactFormat<float>
+{
+  using Bits                                = std::uint32_t;
+  using Magnitude                           = long long; // one element's M << (E % 32) fits in 55 bits
+  static constexpr int fraction_bits        = 23;
+  static constexpr int exponent_mask        = 0xff;
+  static constexpr int unit_exponent        = -149; // the smallest subnormal is 2^-149
+  static constexpr int limbs                = 12;
+  // A register sum of this many terms stays below 2^62 (each term < 2^55): the kernel flushes it to the
+  // limbs at least this often.
+  static constexpr int terms_per_flush = 128;
+};
+template <> struct ExactFormat<double>
+{
+  using Bits                                = std::uint64_t;
+  using Magnitude                           = __int128; // M << (E % 32) needs up to 84 bits
+  static constexpr int fraction_bits        = 52;
+  static constexpr int exponent_mask        = 0x7ff;
+  static constexpr int unit_exponent        = -1074;
+  static constexpr int limbs                = 69;
+  static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 40; // 2^84 * 2^40 < 2^127
+};
+
+// Infinities and NaN are not integers: they are recorded as flags and decide the result alone (the
+// contract: NaN anywhere gives NaN, +inf and -inf together give NaN, one infinity gives itself).
+enum NonFinite : unsigned
+{
+  saw_nan          = 1u,
+  saw_plus_infinity  = 2u,
+  saw_minus_infinity = 4u
+};
+
+// One element as a term of the integer sum: limb `limb`, signed magnitude `value` (0 for zeros), or a
+// non-finite flag.
+template <class T> struct Term
+{
+  int limb = 0;
+  typename ExactFormat<T>::Magnitude value = 0;
+  unsigned non_finite = 0;
+};
+
+template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
+{
+  using F = ExactFormat<T>;
+  typename F::Bits bits;
+  std::memcpy(&bits, &x, sizeof(T));
+  constexpr int sign_shift = 8 * sizeof(T) - 1;
+  const bool negative      = (bits >> sign_shift) != 0;
+  const int biased         = static_cast<int>((bits >> F::fraction_bits) & F::exponent_mask);
+  const typename F::Bits fraction = bits & ((typename F::Bits(1) << F::fraction_bits) - 1);
+  Term<T> t;
+  if (biased == F::exponent_mask)
+  {
+    t.non_finite = fraction != 0 ? saw_nan : (negative ? saw_minus_infinity : saw_plus_infinity);
+    return t;
+  }
+  const typename F::Bits significand = biased == 0 ? fraction : (fraction | (typename F::Bits(1) << F::fraction_bits));
+  const int exponent                  = biased == 0 ? 0 : biased - 1;
+  t.limb                              = exponent / 32;
+  t.value = static_cast<typename F::Magnitude>(significand) << (exponent % 32);
+  if (negative)
+  {
+    t.value = -t.value;
+  }
+  return t;
+}
+
+// A signed register sum that belongs in limb `limb` and up, cut into 32-bit pieces: the low pieces as
+// unsigned values in [0, 2^32), the last signed. Adding each piece to its limb adds exactly `value`.
+// Float sums (< 2^63) make two pieces, double sums (< 2^127) four.
+template <class T, class AddToLimb>
+__host__ __device__ __forceinline__ void add_pieces(int limb, typename ExactFormat<T>::Magnitude value, AddToLimb&& add)
+{
+  constexpr int pieces = sizeof(typename ExactFormat<T>::Magnitude) / 4;
+  for (int k = 0; k < pieces - 1; ++k)
+  {
+    add(limb + k, static_cast<long long>(static_cast<std::uint32_t>(value)));
+    value >>= 32; // arithmetic: the remaining high part keeps the sign
+  }
+  add(limb + pieces - 1, static_cast<long long>(value));
+}
+
+// Carries every limb but the last into the next, so limbs 0..L-2 lie in [0, 2^32) and the last carries
+// the sign. Sequential: one thread, L steps.
+template <class T> __host__ __device__ inline void normalize(long long* limbs)
+{
+  for (int j = 0; j + 1 < ExactFormat<T>::limbs; ++j)
+  {
+    const long long carry = limbs[j] >> 32; // floor division by 2^32
+    limbs[j] -= carry * (1LL << 32);
+    limbs[j + 1] += carry;
+  }
+}
+
+__host__ __device__ __forceinline__ int leading_zeros(std::uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+  return __clz(static_cast<int>(x));
+#else
+  return __builtin_clz(x);
+#endif
+}
+
+// The integer in `limbs` (any carries; destroyed) times the unit, rounded to T to nearest even, or the
+// non-finite result the flags call for. An exact zero is +0.
+template <class T> __host__ __device__ inline T round_exact(long long* limbs, unsigned non_finite)
+{
+  using F = ExactFormat<T>;
+  constexpr int L         = F::limbs;
+  constexpr int precision = F::fraction_bits + 1;
+  if ((non_finite & saw_nan) || (non_finite & saw_plus_infinity && non_finite & saw_minus_infinity))
+  {
+    return static_cast<T>(NAN);
+  }
+  if (non_finite != 0)
+  {
+    return (non_finite & saw_plus_infinity) ? static_cast<T>(INFINITY) : -static_cast<T>(INFINITY);
+  }
+  normalize<T>(limbs);
+  const bool negative = limbs[L - 1] < 0;
+  if (negative) // the magnitude: negate every limb and carry again
+  {
+    for (int j = 0; j < L; ++j)
+    {
+      limbs[j] = -limbs[j];
+    }
+    normalize<T>(limbs);
+  }
+  int top = L - 1;
+  while (top >= 0 && limbs[top] == 0)
+  {
+    --top;
+  }
+  if (top < 0)
+  {
+    return T(0);
+  }
+  // A 96-bit window of the three highest limbs (missing ones are 0); its leading bit is at 64..95.
+  auto limb_at = [&](int j) -> unsigned __int128 { return j >= 0 ? static_cast<unsigned __int128>(limbs[j]) : 0; };
+  const unsigned __int128 window = (limb_at(top) << 64) | (limb_at(top - 1) << 32) | limb_at(top - 2);
+  const int leading              = 95 - leading_zeros(static_cast<std::uint32_t>(limbs[top]));
+  const int shift                = leading - (precision - 1); // >= 64 - 52: the bits below the significand
+  std::uint64_t significand      = static_cast<std::uint64_t>(window >> shift);
+  const bool round_bit           = ((window >> (shift - 1)) & 1) != 0;
+  bool sticky                    = (window & ((static_cast<unsigned __int128>(1) << (shift - 1)) - 1)) != 0;
+  for (int j = top - 3; j >= 0 && !sticky; --j)
+  {
+    sticky = limbs[j] != 0;
+  }
+  int exponent = 32 * (top - 2) + shift + F::unit_exponent; // of the significand's last bit
+  if (round_bit && (sticky || (significand & 1)))
+  {
+    ++significand;
+    if (significand == (std::uint64_t{1} << precision))
+    {
+      significand >>= 1;
+      ++exponent;
+    }
+  }
+  // Exact in double: a significand of at most 53 bits, scaled by a power of two. For float the
+  // conversion is exact too (at most 24 bits, and below 2^-126 only multiples of 2^-149 reach here),
+  // and gives infinity past the largest float, as the rounding rule says.
+  const double magnitude = ::ldexp(static_cast<double>(significand), exponent);
+  const T result         = static_cast<T>(magnitude);
+  return negative ? -result : result;
+}
+
+} // namespace redu::precision

@@ -1,0 +1,183 @@
+// The exact sum's integer arithmetic (handwritten/precision/exact_limbs.cuh) on the host, where it runs
+// without a GPU: against sums a double holds exactly, against hand-made cancellations and ties, and for
+// the property the GPU kernel is built on: any order and any split into pieces give the same bits.
+#include "support/exact_host_sum.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace redu::test
+{
+namespace
+{
+
+template <class T> auto bits_of(T x)
+{
+  return std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(x);
+}
+
+#define EXPECT_SAME_BITS(a, b) EXPECT_EQ(bits_of(a), bits_of(b)) << (a) << " vs " << (b)
+
+// Floats of magnitude in [2^-4, 2^4) and mixed signs are multiples of 2^-27 below 2^4: 10^5 of them sum
+// below 2^21, 48 bits, which a double holds exactly. Its one rounding to float is then the correctly
+// rounded sum.
+TEST(ExactLimbs, FloatSumsMatchTheOneRoundingOfAnExactDoubleSum)
+{
+  std::mt19937_64 rng(20261123);
+  std::uniform_real_distribution<float> magnitude(0.0625f, 16.0f);
+  for (int round = 0; round < 20; ++round)
+  {
+    std::vector<float> values(100000);
+    double exact = 0;
+    for (float& v : values)
+    {
+      v = (rng() & 1) ? magnitude(rng) : -magnitude(rng);
+      exact += v;
+    }
+    EXPECT_SAME_BITS(exact_host_sum(values), static_cast<float>(exact));
+  }
+}
+
+// Doubles that are integers below 2^40 times one power of two: their sum is an int64, whose conversion to
+// double rounds once; the power of two scales exactly (no overflow or underflow at these scales).
+TEST(ExactLimbs, DoubleSumsMatchTheOneRoundingOfAnExactIntegerSum)
+{
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<std::int64_t> integer(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
+  for (int scale : {-1000, -60, 0, 37, 900})
+  {
+    std::vector<double> values(50000);
+    std::int64_t exact = 0;
+    for (double& v : values)
+    {
+      const std::int64_t k = integer(rng);
+      exact += k;
+      v = std::ldexp(static_cast<double>(k), scale);
+    }
+    EXPECT_SAME_BITS(exact_host_sum(values), std::ldexp(static_cast<double>(exact), scale)) << "scale 2^" << scale;
+  }
+}
+
+// Elements across the whole exponent range, subnormals included, with both signs: shuffled, or cut into
+// pieces whose integers are then added, the rounded sum keeps its bits.
+template <class T> void check_order_and_pieces_do_not_matter()
+{
+  std::mt19937_64 rng(99);
+  const int max_exponent = std::numeric_limits<T>::max_exponent - 20; // 2^16 of them stay finite
+  std::uniform_int_distribution<int> exponent(std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits,
+                                              max_exponent);
+  std::uniform_real_distribution<T> significand(1, 2);
+  std::vector<T> values(1 << 16);
+  for (T& v : values)
+  {
+    v = std::ldexp(significand(rng), exponent(rng)) * ((rng() & 1) ? 1 : -1);
+  }
+  const T whole = exact_host_sum(values);
+  for (int trial = 0; trial < 5; ++trial)
+  {
+    std::shuffle(values.begin(), values.end(), rng);
+    EXPECT_SAME_BITS(exact_host_sum(values), whole);
+    const std::size_t pieces = 2 + rng() % 200;
+    ExactHostSum<T> total;
+    for (std::size_t p = 0; p < pieces; ++p)
+    {
+      ExactHostSum<T> piece;
+      for (std::size_t i = p; i < values.size(); i += pieces)
+      {
+        piece.add(values[i]);
+      }
+      total.add(piece);
+    }
+    EXPECT_SAME_BITS(total.rounded(), whole) << pieces << " pieces";
+  }
+}
+
+TEST(ExactLimbs, FloatOrderAndPiecesDoNotMatter)
+{
+  check_order_and_pieces_do_not_matter<float>();
+}
+
+TEST(ExactLimbs, DoubleOrderAndPiecesDoNotMatter)
+{
+  check_order_and_pieces_do_not_matter<double>();
+}
+
+// What a tree gets wrong and the exact sum gets right: a huge value and its negative around a small one,
+// and an intermediate past the largest float that the final result is not.
+TEST(ExactLimbs, CancellationLeavesTheSmallTermsExactly)
+{
+  const float huge = std::ldexp(1.0f, 100);
+  EXPECT_SAME_BITS(exact_host_sum<float>({huge, 1.0f, -huge}), 1.0f);
+  EXPECT_SAME_BITS(exact_host_sum<float>({huge, 3.0f, -huge, 0.25f}), 3.25f);
+  const float max = std::numeric_limits<float>::max();
+  EXPECT_SAME_BITS(exact_host_sum<float>({max, max, -max}), max);
+  const double dhuge = std::ldexp(1.0, 1000);
+  EXPECT_SAME_BITS(exact_host_sum<double>({dhuge, std::ldexp(1.0, -1000), -dhuge}), std::ldexp(1.0, -1000));
+}
+
+// Round to nearest, ties to even, with the sticky bits far below the significand counted.
+TEST(ExactLimbs, TiesGoToEvenAndStickyBitsBreakThem)
+{
+  const float two24 = 16777216.0f; // 2^24: the float spacing there is 2
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f}), two24);                                  // tie, down to even
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 3.0f}), 16777220.0f);                            // tie, up to even
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, std::ldexp(1.0f, -100)}), 16777218.0f);    // just above the tie
+  EXPECT_SAME_BITS(exact_host_sum<float>({-two24, -1.0f, -std::ldexp(1.0f, -100)}), -16777218.0f); // its mirror
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, -std::ldexp(1.0f, -100)}), two24);         // just below it
+  const double two53 = 9007199254740992.0; // 2^53
+  EXPECT_SAME_BITS(exact_host_sum<double>({two53, 1.0}), two53);
+  EXPECT_SAME_BITS(exact_host_sum<double>({two53, 1.0, std::ldexp(1.0, -1074)}), two53 + 2);
+}
+
+TEST(ExactLimbs, SubnormalsAreSummedNotFlushed)
+{
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  EXPECT_SAME_BITS(exact_host_sum<float>(std::vector<float>(1000, tiny)), 1000 * tiny);
+  EXPECT_SAME_BITS(exact_host_sum<float>({std::numeric_limits<float>::min(), -tiny}),
+                   std::numeric_limits<float>::min() - tiny);
+  const double dtiny = std::numeric_limits<double>::denorm_min();
+  EXPECT_SAME_BITS(exact_host_sum<double>({dtiny, dtiny, dtiny}), 3 * dtiny);
+}
+
+TEST(ExactLimbs, OverflowOnlyWhenTheExactSumOverflows)
+{
+  const float max = std::numeric_limits<float>::max();
+  EXPECT_SAME_BITS(exact_host_sum<float>({max, max}), std::numeric_limits<float>::infinity());
+  EXPECT_SAME_BITS(exact_host_sum<float>({-max, -max}), -std::numeric_limits<float>::infinity());
+  std::vector<float> many(1 << 21, max); // 2^21 x 2^128: far past the float range, inside the limbs
+  many.resize(many.size() * 2, -max);
+  EXPECT_SAME_BITS(exact_host_sum(many), 0.0f);
+  const double dmax = std::numeric_limits<double>::max();
+  std::vector<double> dmany(1 << 20, dmax);
+  dmany.push_back(-dmax);
+  EXPECT_SAME_BITS(exact_host_sum(dmany), std::numeric_limits<double>::infinity());
+}
+
+TEST(ExactLimbs, NonFiniteInputsFollowTheContract)
+{
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(std::isnan(exact_host_sum<float>({1.0f, std::numeric_limits<float>::quiet_NaN()})));
+  EXPECT_TRUE(std::isnan(exact_host_sum<float>({inf, 1.0f, -inf})));
+  EXPECT_SAME_BITS(exact_host_sum<float>({inf, 1.0f, inf}), inf);
+  EXPECT_SAME_BITS(exact_host_sum<float>({-inf, 5.0f}), -inf);
+  EXPECT_TRUE(std::isnan(exact_host_sum<double>({std::numeric_limits<double>::infinity(),
+                                                 -std::numeric_limits<double>::infinity()})));
+}
+
+TEST(ExactLimbs, AnExactZeroIsPositive)
+{
+  EXPECT_SAME_BITS(exact_host_sum<float>({}), 0.0f);
+  EXPECT_SAME_BITS(exact_host_sum<float>({-0.0f, -0.0f}), 0.0f);
+  EXPECT_SAME_BITS(exact_host_sum<float>({2.5f, -2.5f}), 0.0f);
+  EXPECT_SAME_BITS(exact_host_sum<double>({-0.0}), 0.0);
+}
+
+} // namespace
+} // namespace redu::test
