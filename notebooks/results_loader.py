@@ -74,6 +74,20 @@ def load_study(name: str, gpu: str | None = None) -> dict:
     return data
 
 
+def load_accuracy(gpu: str | None = None, dtype: str = "f32", data: str = "uniform01") -> tuple[dict, pd.DataFrame]:
+    """accuracy.json: its context, and its rows for one element type and data set. Files written before the
+    study covered doubles and three data sets hold f32 on uniform [0, 1) only, under the same names once
+    read here (cpu.sequential_float is cpu.sequential)."""
+    study = load_study("accuracy.json", gpu)
+    frame = pd.DataFrame(study["results"])
+    if "dtype" not in frame:
+        frame = frame.assign(dtype="f32", data="uniform01")
+        frame["method"] = frame.method.replace({"cpu.sequential_float": "cpu.sequential",
+                                                "cpu.pairwise_float": "cpu.pairwise"})
+    frame = frame[(frame.dtype == dtype) & (frame.data == data)].reset_index(drop=True)
+    return study["context"], frame
+
+
 def _parse_label(label: str) -> dict:
     fields = dict(part.split("=", 1) for part in label.split() if "=" in part)
     missing = {"impl", "family", "dtype", "op", "kind", "shape"} - fields.keys()

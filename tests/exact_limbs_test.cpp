@@ -1,7 +1,7 @@
 // The exact sum's integer arithmetic (handwritten/precision/exact_limbs.cuh) on the host, where it runs
 // without a GPU: against sums a double holds exactly, against hand-made cancellations and ties, and for
 // the property the GPU kernel is built on: any order and any split into pieces give the same bits.
-#include "support/exact_host_sum.hpp"
+#include "handwritten/precision/exact_host_sum.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,9 @@ namespace redu::test
 {
 namespace
 {
+
+using precision::exact_host_sum;
+using precision::ExactHostSum;
 
 template <class T> auto bits_of(T x)
 {
@@ -169,6 +172,17 @@ TEST(ExactLimbs, NonFiniteInputsFollowTheContract)
   EXPECT_SAME_BITS(exact_host_sum<float>({-inf, 5.0f}), -inf);
   EXPECT_TRUE(std::isnan(exact_host_sum<double>({std::numeric_limits<double>::infinity(),
                                                  -std::numeric_limits<double>::infinity()})));
+}
+
+// The accuracy study's reference: the rounded sum plus the rounded remainder, about twice the precision.
+TEST(ExactLimbs, TheLongDoubleReferenceKeepsWhatTheRoundingDropped)
+{
+  ExactHostSum<float> sum;
+  sum.add(std::vector<float>{1.0f, std::ldexp(1.0f, -40), std::ldexp(1.0f, -50)});
+  EXPECT_EQ(sum.to_long_double(), 1.0L + std::ldexp(1.0L, -40) + std::ldexp(1.0L, -50));
+  ExactHostSum<double> dsum;
+  dsum.add(std::vector<double>{-1.0, -std::ldexp(1.0, -60)});
+  EXPECT_EQ(dsum.to_long_double(), -1.0L - std::ldexp(1.0L, -60));
 }
 
 TEST(ExactLimbs, AnExactZeroIsPositive)

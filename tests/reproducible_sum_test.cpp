@@ -4,7 +4,7 @@
 // to the host's exact sum (tests/support/exact_host_sum.hpp), on data over the whole exponent range with
 // both signs, where a tree's result moves with its shape. The bits recorded by the accuracy study on
 // each GPU compare GPU models (studies/accuracy_study.cpp).
-#include "support/exact_host_sum.hpp"
+#include "handwritten/precision/exact_host_sum.hpp"
 #include "support/gpu.hpp"
 #include "support/run_helpers.hpp"
 
@@ -26,6 +26,8 @@ namespace redu::test
 {
 namespace
 {
+
+using precision::exact_host_sum;
 
 template <class T> std::vector<T> wide_range_values(std::int64_t n, std::mt19937_64& rng)
 {
