@@ -33,7 +33,9 @@ report::CommandLine command_line(Options& o)
     .option("--code_id", "ID", "provenance id of the code (scripts/code_id.sh), recorded in the context",
             report::text(o.code_id))
     .option("--sweep", "NAME",
-            "default (f32/i32/f64 sum and sum_squares, every size; f32 for shapes) |\n"
+            "default (f32/i32/f64 sum and sum_squares at every size; min, max, argmin, argmax for\n"
+            "  f32/i32 at 2^16, 2^18, ..., 2^30; batched and segmented f32 sum, max, argmax, argmax\n"
+            "  also on the language-model sampling shapes) |\n"
             "full (every type and op each implementation declares) |\n"
             "quick (f32, a few sizes and a small shape total)",
             report::one_of(report::Choices<std::string>{{"default", "default"}, {"full", "full"}, {"quick", "quick"}},

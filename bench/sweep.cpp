@@ -59,6 +59,69 @@ std::vector<T> chosen(const std::vector<T>& requested, const std::vector<T>& swe
 }
 } // namespace
 
+// The batched shapes of sampling from a language model: one row of logits per sequence (1 to 4096
+// sequences), as wide as the vocabulary of three model families (32000, 128256, 151936 tokens); the
+// argmax of each row is the next token (issue 18).
+std::vector<std::pair<std::int64_t, std::int64_t>> sampling_shapes()
+{
+  std::vector<std::pair<std::int64_t, std::int64_t>> shapes;
+  for (std::int64_t rows : {1, 8, 64, 512, 4096})
+  {
+    for (std::int64_t vocabulary : {32000, 128256, 151936})
+    {
+      shapes.emplace_back(rows, vocabulary);
+    }
+  }
+  return shapes;
+}
+
+namespace
+{
+bool is_sum(Op op)
+{
+  return op == Op::sum || op == Op::sum_squares;
+}
+
+// The default sweep times every operator, at fewer sizes for those that are not sums so that it stays
+// within a device session: full arrays of f32 and i32 at 2^16, 2^18, ..., 2^30 for min, max, argmin and
+// argmax; batched and segmented f32 for sum, max and argmax, argmax also on the sampling shapes. The
+// sums keep every size and type. Operators or types named on the command line get every size.
+struct Trim
+{
+  bool active = false;
+  bool keeps(DType dtype, Op op, Kind kind, std::int64_t log2_n) const
+  {
+    if (!active || is_sum(op))
+    {
+      return true;
+    }
+    if (kind != Kind::full)
+    {
+      return op == Op::max || op == Op::argmax;
+    }
+    return (dtype == DType::f32 || dtype == DType::i32) && log2_n >= 16 && log2_n % 2 == 0;
+  }
+};
+
+BenchCase shaped(const BenchCase& base, std::int64_t rows, std::int64_t length)
+{
+  BenchCase c = base;
+  c.n         = rows * length;
+  c.segments  = rows;
+  c.shape     = std::to_string(rows) + "x" + std::to_string(length);
+  if (c.kind == Kind::segmented)
+  {
+    auto offsets = std::make_shared<std::vector<std::int64_t>>();
+    for (std::int64_t r = 0; r <= rows; ++r)
+    {
+      offsets->push_back(r * length);
+    }
+    c.offsets = offsets;
+  }
+  return c;
+}
+} // namespace
+
 std::vector<BenchCase> build_sweep(const Options& o)
 {
   const bool full_sweep  = o.sweep == "full";
@@ -66,17 +129,25 @@ std::vector<BenchCase> build_sweep(const Options& o)
   const std::int64_t segmented_total = quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 28);
   std::vector<DType> full_dtypes = quick ? std::vector<DType>{DType::f32}
                                          : std::vector<DType>{DType::f32, DType::i32, DType::f64};
-  // Sum for everything; the transform-reduce baselines offer only sum_squares, so it is swept too.
-  std::vector<Op> default_ops    = {Op::sum, Op::sum_squares};
+  // Every operator (sum_squares because the transform-reduce baselines offer only it); Trim says at
+  // which sizes. The quick sweep times sums only.
+  std::vector<Op> default_ops = quick ? std::vector<Op>{Op::sum, Op::sum_squares}
+                                      : std::vector<Op>(std::begin(all_ops), std::end(all_ops));
   if (full_sweep)
   {
     full_dtypes.assign(std::begin(all_dtypes), std::end(all_dtypes));
-    default_ops.assign(std::begin(all_ops), std::end(all_ops));
   }
+  const Trim trim{.active = !full_sweep && !quick && o.ops.empty() && o.dtypes.empty()};
   const std::vector<DType> segmented_dtypes = full_sweep ? full_dtypes : std::vector<DType>{DType::f32};
 
   auto lognormal = std::make_shared<const std::vector<std::int64_t>>(lognormal_offsets(segmented_total));
   std::vector<BenchCase> cases;
+  const auto add = [&](const BenchCase& c, const Info& info) {
+    if (c.n <= info.max_n)
+    {
+      cases.push_back(c);
+    }
+  };
   for (const Reduction* impl : registry())
   {
     const Info& info = impl->info();
@@ -97,14 +168,19 @@ std::vector<BenchCase> build_sweep(const Options& o)
           {
             for (int k = o.min_log2; k <= o.max_log2; k += quick ? 2 : 1)
             {
+              if (!trim.keeps(dtype, op, kind, k))
+              {
+                continue;
+              }
               BenchCase c = base;
               c.n         = std::int64_t{1} << k;
               c.shape     = "n:" + std::to_string(c.n);
-              if (c.n <= info.max_n)
-              {
-                cases.push_back(c);
-              }
+              add(c, info);
             }
+            continue;
+          }
+          if (!trim.keeps(dtype, op, kind, 0))
+          {
             continue;
           }
           auto shapes = equal_row_shapes(segmented_total);
@@ -112,25 +188,14 @@ std::vector<BenchCase> build_sweep(const Options& o)
           {
             shapes.emplace_back(2048, 262144); // Lei Mao's experiment: batch 2048 x 262144 floats
           }
+          if (!quick && (op == Op::argmax || op == Op::argmin))
+          {
+            const auto sampling = sampling_shapes();
+            shapes.insert(shapes.end(), sampling.begin(), sampling.end());
+          }
           for (auto [rows, length] : shapes)
           {
-            BenchCase c = base;
-            c.n         = rows * length;
-            c.segments  = rows;
-            c.shape     = std::to_string(rows) + "x" + std::to_string(length);
-            if (kind == Kind::segmented)
-            {
-              auto offsets = std::make_shared<std::vector<std::int64_t>>();
-              for (std::int64_t r = 0; r <= rows; ++r)
-              {
-                offsets->push_back(r * length);
-              }
-              c.offsets = offsets;
-            }
-            if (c.n <= info.max_n)
-            {
-              cases.push_back(c);
-            }
+            add(shaped(base, rows, length), info);
           }
           if (kind == Kind::segmented)
           {
@@ -139,10 +204,7 @@ std::vector<BenchCase> build_sweep(const Options& o)
             c.n         = lognormal->back();
             c.segments  = static_cast<std::int64_t>(lognormal->size()) - 1;
             c.shape     = "lognormal:" + std::to_string(c.segments);
-            if (c.n <= info.max_n)
-            {
-              cases.push_back(c);
-            }
+            add(c, info);
           }
         }
       }

@@ -32,6 +32,9 @@ struct BenchCase
 // Equal-row shapes at a constant total (rows, row length), the CUB baselines issue's sweep.
 std::vector<std::pair<std::int64_t, std::int64_t>> equal_row_shapes(std::int64_t total);
 
+// Rows of logits when sampling from a language model: {1, 8, 64, 512, 4096} x {32000, 128256, 151936}.
+std::vector<std::pair<std::int64_t, std::int64_t>> sampling_shapes();
+
 // Log-normal segment lengths (a fixed seed: the same shape every run) summing exactly to `total`.
 std::vector<std::int64_t> lognormal_offsets(std::int64_t total);
 
