@@ -19,6 +19,7 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace
@@ -54,6 +55,27 @@ void add_context(const redu::bench::BenchHarness& harness, const redu::bench::Op
                                                      : std::string("not measured"));
   benchmark::AddCustomContext("sweep", options.sweep);
 }
+
+// The console table without Google Benchmark's preamble: the host CPU's caches and load say nothing
+// about a GPU measurement, and a distribution's library built without NDEBUG (Debian's is) adds
+// "Library was built as DEBUG. Timings may be affected", which is not true here: every time is a CUDA
+// event time handed over as manual time, and the library's own timers are never read. The GPU, clocks
+// and CCCL version go to the JSON context (add_context) and the summary.
+class GpuConsoleReporter : public benchmark::ConsoleReporter
+{
+public:
+  bool ReportContext(const Context& context) override
+  {
+    std::ostream& errors = GetErrorStream(); // where the library prints its preamble: muted for that call
+    std::ostringstream preamble;
+    SetErrorStream(&preamble);
+    const bool ok = benchmark::ConsoleReporter::ReportContext(context);
+    SetErrorStream(&errors);
+    GetOutputStream() << "reduce_bench: times are CUDA event times (manual time); the GPU and its clocks are in "
+                         "the results file's context and the summary below\n";
+    return ok;
+  }
+};
 
 // "case k of N, time left" on stderr, at most every ten seconds: a full sweep takes minutes.
 class Progress
@@ -190,7 +212,8 @@ int main(int argc, char** argv)
       ->Unit(benchmark::kMicrosecond);
   }
   progress.set_total(registered); // --benchmark_filter may run fewer: then the count ends early
-  benchmark::RunSpecifiedBenchmarks();
+  GpuConsoleReporter console;
+  benchmark::RunSpecifiedBenchmarks(&console);
   redu::bench::print_summary(std::cout, harness);
   return 0;
 }
