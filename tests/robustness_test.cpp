@@ -567,6 +567,61 @@ TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
   });
 }
 
+// Argmax past 2^31 elements: the maximum written twice beyond index 2^31 (random int32 data lie in
+// [-100, 100]) must be found at the first of the two, with its 64-bit index; every full implementation
+// that declares an int32 argmax either finds it or refuses the size (max_n). A 32-bit index anywhere, or
+// a packed key that loses index bits, shows up here.
+TEST(LargeInputs, ArgMaxPastTwoTo31ElementsFindsTheFirstOfTwoMaxima)
+{
+  REDU_REQUIRE_GPU();
+  const std::int64_t n = (std::int64_t{1} << 31) + 17, first = n - 5, second = n - 3;
+  const std::int32_t extreme = 1000;
+  DeviceBuffer input, output, indices, workspace_buffer;
+  const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(std::int32_t));
+  if (!allocated.ok())
+  {
+    cudaGetLastError();
+    GTEST_SKIP() << "needs " << n * sizeof(std::int32_t) / (1 << 20) << " MiB of device memory: " << allocated.message();
+  }
+  ASSERT_OK(output.allocate(sizeof(std::int32_t)));
+  ASSERT_OK(indices.allocate(sizeof(std::int64_t)));
+  ASSERT_OK(fill_random(DType::i32, input.data(), n, 41, nullptr));
+  auto* in = static_cast<std::int32_t*>(input.data());
+  ASSERT_EQ(cudaMemcpy(in + first, &extreme, sizeof(extreme), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(in + second, &extreme, sizeof(extreme), cudaMemcpyHostToDevice), cudaSuccess);
+
+  int checked = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    if (!info.supports(Kind::full) || !info.supports(DType::i32) || !info.supports(Op::argmax))
+    {
+      continue;
+    }
+    SCOPED_TRACE(info.name);
+    const Problem p{Kind::full, DType::i32, Op::argmax, n, 1, input.data(), output.data(), nullptr,
+                    static_cast<std::int64_t*>(indices.data())};
+    if (info.max_n < n)
+    {
+      EXPECT_NE(validate(*impl, p).message().find("exceeds"), std::string::npos);
+      continue;
+    }
+    Workspace ws;
+    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
+    ASSERT_OK(poison(output));
+    ASSERT_OK(poison(indices));
+    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
+    std::vector<std::int32_t> got;
+    std::vector<std::int64_t> index;
+    ASSERT_OK(download(output, got));
+    ASSERT_OK(download(indices, index));
+    EXPECT_EQ(got.at(0), extreme);
+    EXPECT_EQ(index.at(0), first);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 // Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
 // (modern.atomic switches to 512-thread blocks at 2^29 bytes), and rounding over 2^27 terms must stay
 // within the same tolerance as everywhere else.

@@ -1,0 +1,201 @@
+// Argext family, lesson 3: argmin/argmax per row (batched) and per segment, as (value, index) pairs.
+//
+// The shape most used in practice: a language model's next token is the argmax of one row of logits per
+// sequence, 1 to 4096 rows of 32000-151936 floats (128-600 KB a row). Three launches, chosen on the host
+// by the (average) row length and the number of rows (constants and rules: argext_shape.cuh):
+//  - short rows (<= 512 elements): one warp per row, 8 rows per block; the warp's pairs meet in
+//    warp_best, lane 0 writes. A block per such row would leave most of its threads without a load.
+//  - long rows, many of them: one block per row (block_best).
+//  - long rows, fewer than SMs (1 or 8 sampling rows): one block per row would use 1 or 8 SMs of 132, so
+//    each row is cut into chunks of >= 16 KiB, one block each, and a per-row ticket (last_arrival) elects
+//    the row's last block to combine the row's pairs, as lesson 1 does for a whole array. 8 rows of
+//    151936 floats: 37 blocks per row, 296 in all, against 8.
+// Every index is relative to its row's start (the fold's `origin`), as the contract asks; an empty row or
+// segment leaves its pair at (identity, none) -> identity and -1. Ties, +0/-0 and the element's own
+// value: the pair rule (arg_pair.cuh). Deterministic: the pair order is total.
+// Bytes: the input once, the offsets once (segmented), 12-16 bytes per output; the split adds 12-16
+// bytes per block written and re-read.
+// Requirements: workspace zero-filled once by the caller (the split's tickets, left zero by each row's
+// last block); calls that share it stream-ordered.
+// Source: CUB's DeviceSegmentedReduce::ArgMax (a block per segment) and its fixed-size dispatch (a
+// warp or a block per row by length), with lesson 1's last-block finish for rows too long for one block.
+#include "common/contract/typed_reduction.cuh"
+#include "common/device/grid_ticket.cuh"
+#include "handwritten/argext/arg_fold.cuh"
+#include "handwritten/argext/argext_shape.cuh"
+#include "handwritten/argext/row_bounds.cuh"
+
+#include <algorithm>
+
+namespace redu::argext
+{
+namespace
+{
+
+constexpr int warps_per_block = block_threads / 32;
+// Grids of the warp and block launches loop over rows beyond this many blocks.
+constexpr std::int64_t rows_grid_cap = std::int64_t{1} << 20;
+
+// Workspace of the split launch: split_max_rows tickets, then split_max_blocks indices and values.
+constexpr std::size_t split_indices_offset = split_max_rows * sizeof(unsigned);
+static_assert(split_indices_offset % 8 == 0, "the indices are 8-byte aligned");
+
+template <class T, class ArgOp, class Rows>
+__global__ void __launch_bounds__(block_threads)
+    warp_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
+                 std::int64_t* __restrict__ out_index)
+{
+  const int lane                = threadIdx.x % 32;
+  const std::int64_t first_warp = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / 32;
+  const std::int64_t stride     = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+  const StreamingLoad load(input_evict_first);
+  for (std::int64_t r = first_warp; r < rows; r += stride) // the whole warp takes the same trips
+  {
+    const RowBounds row = bounds(r);
+    ArgPair<T> best     = fold_range_pair<32, row_unroll, ArgOp>(in, row.begin, row.end, row.begin, lane, load);
+    best                = warp_best<ArgOp>(best);
+    if (lane == 0)
+    {
+      write_arg_result(best, out + r, out_index + r);
+    }
+  }
+}
+
+template <class T, class ArgOp, class Rows>
+__global__ void __launch_bounds__(block_threads)
+    block_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
+                  std::int64_t* __restrict__ out_index)
+{
+  const StreamingLoad load(input_evict_first);
+  for (std::int64_t r = blockIdx.x; r < rows; r += gridDim.x)
+  {
+    const RowBounds row = bounds(r);
+    ArgPair<T> best =
+        fold_range_pair<block_threads, row_unroll, ArgOp>(in, row.begin, row.end, row.begin, threadIdx.x, load);
+    best = block_best<block_threads, ArgOp>(best);
+    if (threadIdx.x == 0)
+    {
+      write_arg_result(best, out + r, out_index + r);
+    }
+    __syncthreads(); // the next row's block_best reuses the shared slots
+  }
+}
+
+// Grid: gridDim.x blocks per row, gridDim.y rows. Block c of row r folds the c-th chunk of the row;
+// chunks are a whole number of 16-byte packs long, so only the row's own misalignment makes heads.
+template <class T, class ArgOp, class Rows>
+__global__ void __launch_bounds__(block_threads)
+    split_rows(const T* __restrict__ in, Rows bounds, T* __restrict__ out, std::int64_t* __restrict__ out_index,
+               unsigned* tickets, std::int64_t* partial_index, T* partial_value)
+{
+  const std::int64_t r         = blockIdx.y;
+  const std::int64_t per_row   = gridDim.x;
+  const RowBounds row          = bounds(r);
+  const std::int64_t length    = row.end - row.begin;
+  std::int64_t chunk           = (length + per_row - 1) / per_row;
+  chunk                        = (chunk + pack_size<T> - 1) / pack_size<T> * pack_size<T>;
+  const std::int64_t begin     = row.begin + blockIdx.x * chunk < row.end ? row.begin + blockIdx.x * chunk : row.end;
+  const std::int64_t end       = begin + chunk < row.end ? begin + chunk : row.end;
+  ArgPair<T> best              = fold_range_pair<block_threads, row_unroll, ArgOp>(
+      in, begin, end, row.begin, threadIdx.x, StreamingLoad(input_evict_first));
+  best = block_best<block_threads, ArgOp>(best);
+
+  const std::int64_t slot = r * per_row + blockIdx.x;
+  __shared__ bool is_last;
+  if (threadIdx.x == 0)
+  {
+    partial_index[slot] = best.index;
+    partial_value[slot] = best.value;
+    is_last             = last_arrival(tickets + r, gridDim.x); // releases this pair; the row's winner acquires all
+  }
+  __syncthreads(); // also separates the two uses of block_best's shared slots
+  if (!is_last)
+  {
+    return;
+  }
+  best = no_element<ArgOp, T>();
+  for (std::int64_t c = threadIdx.x; c < per_row; c += block_threads)
+  {
+    best = best_of<ArgOp>(best, ArgPair<T>{__ldcg(partial_value + r * per_row + c), __ldcg(partial_index + r * per_row + c)});
+  }
+  best = block_best<block_threads, ArgOp>(best);
+  if (threadIdx.x == 0)
+  {
+    write_arg_result(best, out + r, out_index + r);
+    tickets[r] = 0;
+  }
+}
+
+class Rows : public TypedReduction<Rows, AllTypes, OpList<ArgMinOp, ArgMaxOp>>
+{
+public:
+  Rows()
+    : TypedReduction({.name   = "argext.rows",
+                      .family = "argext",
+                      .source = "CUB DeviceSegmentedReduce::ArgMax shapes (warp/block per row) + the last-block finish",
+                      .idea   = "argmax per row: a warp per short row, a block per long row, split rows when few",
+                      .kinds  = {Kind::batched, Kind::segmented}})
+  {}
+
+  template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const
+  {
+    return split_indices_offset + split_max_blocks * (sizeof(std::int64_t) + sizeof(T));
+  }
+
+  template <class T, class ArgOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    if (p.segments == 0)
+    {
+      return Status::success(); // no rows, nothing to write (n is 0 too)
+    }
+    if (p.kind == Kind::batched)
+    {
+      return launch<T, ArgOp>(p, ws, EqualRows{p.row_length()}, stream);
+    }
+    return launch<T, ArgOp>(p, ws, OffsetRows{p.offsets}, stream);
+  }
+
+private:
+  template <class T, class ArgOp, class Bounds>
+  static Status launch(const Problem& p, Workspace ws, Bounds bounds, cudaStream_t stream)
+  {
+    const auto* in             = static_cast<const T*>(p.input);
+    auto* out                  = static_cast<T*>(p.output);
+    const std::int64_t rows    = p.segments;
+    const std::int64_t average = p.n / rows;
+    if (average <= warp_row_max_length)
+    {
+      const std::int64_t blocks = std::min((rows + warps_per_block - 1) / warps_per_block, rows_grid_cap);
+      warp_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
+                                                                                          p.indices);
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+      return Status::success();
+    }
+    constexpr auto split = split_rows<T, ArgOp, Bounds>;
+    int sms              = 0;
+    int resident         = 0;
+    REDU_TRY(multiprocessors(sms));
+    REDU_TRY((resident_blocks<split, block_threads>(resident)));
+    const std::int64_t per_row = split_blocks_per_row<T>(rows, average, sms, resident);
+    if (per_row > 1)
+    {
+      auto* base          = static_cast<unsigned char*>(ws.data);
+      auto* partial_index = reinterpret_cast<std::int64_t*>(base + split_indices_offset);
+      const dim3 grid(static_cast<unsigned>(per_row), static_cast<unsigned>(rows));
+      split<<<grid, block_threads, 0, stream>>>(in, bounds, out, p.indices, reinterpret_cast<unsigned*>(base),
+                                                partial_index, reinterpret_cast<T*>(partial_index + split_max_blocks));
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+      return Status::success();
+    }
+    const std::int64_t blocks = std::min(rows, rows_grid_cap);
+    block_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
+                                                                                        p.indices);
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(Rows);
+
+} // namespace
+} // namespace redu::argext

@@ -1,0 +1,138 @@
+// Folding a range for argmin/argmax with 16-byte loads: the same cut as fold_range in
+// common/device/range_fold.cuh (a head of single elements up to the first 16-byte boundary, a body of
+// packs, a tail), with each element's index carried beside its value. Every kernel of this family folds
+// its share of the input through this one function: a warp folds a short row, a block a long row or one
+// chunk of it, a block one chunk of a full array.
+//
+// Cost per element, f32: one pack load brings 4 values; the pack is folded as a tree of three strict
+// comparisons over lane numbers 0..3 (constants, no index arithmetic), then one full comparison (value,
+// then 64-bit index) against the thread's best. About 10 instructions per element, against a budget
+// of ~35 at an H100's 3.35 TB/s (132 SMs x 1.75 GHz x 128 lanes / 838 G floats/s): still memory-bound,
+// the pair costs no bandwidth, only issue slots the loads leave free.
+#pragma once
+
+#include "common/device/vector_load.cuh"
+#include "handwritten/argext/arg_pair.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+
+namespace redu::argext
+{
+
+// The best of one pack's lanes, lane numbers relative to the pack: (0 vs 1) and (2 vs 3), then the two
+// winners. Within a pack a later lane has the larger index, so a tie keeps the left operand and a strict
+// comparison is the whole rule here.
+template <class ArgOp, class T> __device__ __forceinline__ ArgPair<T> pack_best(const Pack<T>& pack, std::int64_t first)
+{
+  T lane[pack_size<T>];
+  std::memcpy(lane, &pack.v, sizeof(lane)); // register moves only
+  if constexpr (pack_size<T> == 4)
+  {
+    const bool right01 = more_extreme<ArgOp>(lane[1], lane[0]);
+    const bool right23 = more_extreme<ArgOp>(lane[3], lane[2]);
+    const T v01        = right01 ? lane[1] : lane[0];
+    const T v23        = right23 ? lane[3] : lane[2];
+    const int i01      = right01 ? 1 : 0;
+    const int i23      = right23 ? 3 : 2;
+    const bool right   = more_extreme<ArgOp>(v23, v01);
+    return {right ? v23 : v01, first + (right ? i23 : i01)};
+  }
+  else
+  {
+    const bool right = more_extreme<ArgOp>(lane[1], lane[0]);
+    return {right ? lane[1] : lane[0], first + (right ? 1 : 0)};
+  }
+}
+
+// A pair accumulator for fold_range_arg: one ArgPair, the rule of arg_pair.cuh.
+template <class ArgOp, class T> struct PairBest
+{
+  ArgPair<T> best = no_element<ArgOp, T>();
+
+  __device__ __forceinline__ void element(T value, std::int64_t index)
+  {
+    best = best_of<ArgOp>(best, ArgPair<T>{value, index});
+  }
+  __device__ __forceinline__ void pack(const Pack<T>& pack, std::int64_t first)
+  {
+    best = best_of<ArgOp>(best, pack_best<ArgOp>(pack, first));
+  }
+};
+
+// A group of GroupSize threads folds in[begin, end) into `acc` (PairBest here, Key64Best in
+// arg_key64.cuh: anything with element(value, index) and pack(pack, index of its lane 0)); `rank` is this
+// thread's place in the group, indices are relative to `origin` (the row start). Thread `rank` takes the
+// head and tail elements rank, rank + GroupSize, ... and the packs rank + u x GroupSize of each round of
+// GroupSize x Unroll packs, all Unroll loads issued before the first is compared. The caller combines
+// the group's accumulators (warp_best, block_best, or their key versions).
+template <int GroupSize, int Unroll, class Load, class T, class Acc>
+__device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
+                                               std::int64_t origin, int rank, const Load& load, Acc& acc)
+{
+  using P                  = Pack<T>;
+  const auto misaligned    = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in + begin) % 16);
+  std::int64_t head        = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<std::int64_t>(sizeof(T));
+  head                     = head < end - begin ? head : end - begin;
+  const std::int64_t body  = begin + head;
+  const std::int64_t packs = (end - body) / pack_size<T>;
+  const std::int64_t tail  = body + packs * pack_size<T>;
+
+  for (std::int64_t i = begin + rank; i < body; i += GroupSize)
+  {
+    acc.element(load.scalar(in + i), i - origin);
+  }
+  const P* v     = reinterpret_cast<const P*>(in + body);
+  std::int64_t k = rank;
+  for (; k + (Unroll - 1) * GroupSize < packs; k += Unroll * GroupSize)
+  {
+    P x[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      x[u] = load.vector(v + k + u * GroupSize);
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      acc.pack(x[u], body - origin + (k + u * GroupSize) * pack_size<T>);
+    }
+  }
+  if (k < packs) // fewer than Unroll packs left for this thread: one predicated round
+  {
+    P x[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      if (k + u * GroupSize < packs)
+      {
+        x[u] = load.vector(v + k + u * GroupSize);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      if (k + u * GroupSize < packs)
+      {
+        acc.pack(x[u], body - origin + (k + u * GroupSize) * pack_size<T>);
+      }
+    }
+  }
+  for (std::int64_t i = tail + rank; i < end; i += GroupSize)
+  {
+    acc.element(load.scalar(in + i), i - origin);
+  }
+}
+
+// The pair version: this thread's best pair of in[begin, end), to be combined by warp_best/block_best.
+template <int GroupSize, int Unroll, class ArgOp, class Load, class T>
+__device__ __forceinline__ ArgPair<T> fold_range_pair(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
+                                                      std::int64_t origin, int rank, const Load& load)
+{
+  PairBest<ArgOp, T> acc;
+  fold_range_arg<GroupSize, Unroll>(in, begin, end, origin, rank, load, acc);
+  return acc.best;
+}
+
+} // namespace redu::argext

@@ -1,0 +1,117 @@
+// Argmin/argmax as one 64-bit key: the pair (value, index) of a 32-bit type packed so that a single
+// unsigned max picks the winner by the contract's whole rule.
+//
+//   key = ordered(value) << 32 | ~index        (argmax)
+//   key = ~ordered(value) << 32 | ~index       (argmin: the complemented key, so max still serves)
+//
+// The high word orders the values (ordered_key.cuh); on equal values the low word decides, and the
+// complemented index makes the smaller index the larger word: first occurrence wins. One comparison of
+// two 64-bit words per step, so the warp step is one 64-bit shuffle (2 x 32 bits) and one max instead
+// of the pair's value and index shuffles and two-part comparison; and the whole grid can fold into one
+// word with one atomicMax per block (02_key64_atomic.cu).
+//
+// Two contract points the map must respect:
+//  - +0 and -0 compare equal, so the key is taken of the canonical zero (canonical_zero: -0 as +0); the
+//    key no longer tells which zero won, so the value written is re-read from the input at the winning
+//    index: the element's own value, sign included.
+//  - The zero word must lie below every real key, because it is the workspace's "nothing yet". The
+//    lowest value key is 0 (INT_MIN for argmax, INT_MAX for argmin), so it is the index word that keeps
+//    a real key nonzero: ~index != 0 for every index below 2^32 - 1. Inputs are limited to
+//    n <= 2^32 - 1 elements (max_n), which also makes every index fit its 32 bits.
+// Only 32-bit types: a 64-bit value leaves no room for the index.
+#pragma once
+
+#include "common/contract/ops.cuh"
+#include "common/device/ordered_key.cuh"
+#include "common/device/vector_load.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+
+namespace redu::argext
+{
+
+inline constexpr std::int64_t key64_max_n = (std::int64_t{1} << 32) - 1;
+
+template <class ArgOp, class T> __device__ __forceinline__ unsigned long long key64(T value, std::int64_t index)
+{
+  static_assert(sizeof(T) == 4, "the value takes the high 32 bits");
+  unsigned int high = ordered(canonical_zero(value));
+  if constexpr (ArgOp::id == Op::argmin)
+  {
+    high = ~high;
+  }
+  const unsigned int low = ~static_cast<unsigned int>(index);
+  return (static_cast<unsigned long long>(high) << 32) | low;
+}
+
+// The winning index of a nonzero key.
+__device__ __forceinline__ std::int64_t key64_index(unsigned long long key)
+{
+  return static_cast<std::int64_t>(~static_cast<unsigned int>(key));
+}
+
+// The key accumulator for fold_range_arg (arg_fold.cuh): 0 is "nothing yet".
+template <class ArgOp, class T> struct Key64Best
+{
+  unsigned long long best = 0;
+
+  __device__ __forceinline__ void element(T value, std::int64_t index)
+  {
+    const unsigned long long k = key64<ArgOp>(value, index);
+    best                       = k > best ? k : best;
+  }
+  __device__ __forceinline__ void pack(const Pack<T>& pack, std::int64_t first)
+  {
+    T lane[pack_size<T>];
+    std::memcpy(lane, &pack.v, sizeof(lane)); // register moves only
+    unsigned long long k[pack_size<T>];
+#pragma unroll
+    for (int l = 0; l < pack_size<T>; ++l)
+    {
+      k[l] = key64<ArgOp>(lane[l], first + l);
+    }
+    const unsigned long long k01 = k[0] > k[1] ? k[0] : k[1]; // a tree: two independent maxima, then one
+    const unsigned long long k23 = k[2] > k[3] ? k[2] : k[3];
+    const unsigned long long kp  = k01 > k23 ? k01 : k23;
+    best                         = kp > best ? kp : best;
+  }
+};
+
+// The warp's largest key in every lane: five butterfly steps of one 64-bit shuffle and one max.
+__device__ __forceinline__ unsigned long long warp_max_key(unsigned long long key)
+{
+#pragma unroll
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+  {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, key, lane_mask);
+    key                            = other > key ? other : key;
+  }
+  return key;
+}
+
+// The block's largest key, valid in thread 0. Contains __syncthreads: call from all threads.
+template <int Threads> __device__ __forceinline__ unsigned long long block_max_key(unsigned long long key)
+{
+  constexpr int warps = Threads / 32;
+  key                 = warp_max_key(key);
+  if constexpr (warps > 1)
+  {
+    __shared__ unsigned long long slot[warps];
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    if (lane == 0)
+    {
+      slot[warp] = key;
+    }
+    __syncthreads();
+    if (warp == 0)
+    {
+      key = warp_max_key(lane < warps ? slot[lane] : 0ull);
+    }
+  }
+  return key;
+}
+
+} // namespace redu::argext

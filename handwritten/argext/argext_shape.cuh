@@ -1,0 +1,102 @@
+// Tuning as data: every launch-shape constant of the argext family, each with the rule it follows, and
+// the host functions that turn them into grids. First choices, by analogy with the modern and segmented
+// families (their NOTES.md); not yet measured for pairs.
+#pragma once
+
+#include "common/contract/status.hpp"
+#include "common/device/per_device.cuh"
+#include "common/device/vector_load.cuh"
+
+#include <atomic>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace redu::argext
+{
+
+// Threads per block: 8 warps, as the modern family (256 measured best there for one value per thread;
+// a pair adds one or two registers, not enough to move occupancy).
+inline constexpr int block_threads = 256;
+// 16-byte loads per thread in flight before any is compared: 128 bytes per thread, 32 KiB per block and
+// tile, the modern family's choice.
+inline constexpr int unroll = 8;
+// The input is read once: L2 evict_first at every size (modern_shape.cuh, input_evict_first, says why).
+inline constexpr bool input_evict_first = true;
+
+// Full arrays: a grid of at most full_waves waves of resident blocks, each a contiguous run of tiles.
+// Fewer waves than the modern family's 64: each block leaves a 12- or 16-byte pair (not 4 bytes), and
+// the last block reads them all alone; 16 waves of ~8 blocks per SM is ~17k partials (~200 KiB) on an
+// H100, ~1% of a 2^28-float read.
+inline constexpr int full_waves = 16;
+// Upper bound on every full-array grid, so the workspace is sized without asking the device.
+inline constexpr int max_grid = 65536;
+
+// Rows (batched and segmented): a row of at most warp_row_max_length elements (average length, for
+// segments) is folded by one warp, 8 rows per block; a longer one by a block. 512 floats is 16 per lane,
+// one or two rounds of loads; a block on such a row would leave most of its threads without a pack.
+inline constexpr std::int64_t warp_row_max_length = 512;
+// Loads in flight per thread in the row kernels: rows are shorter than arrays, and 4 x 16 bytes already
+// covers a 4096-float row with one round of a 256-thread block.
+inline constexpr int row_unroll = 4;
+
+// Few long rows (the sampling shapes: 1 or 8 rows of 151936 logits): one block per row would use 1 or 8
+// SMs. With fewer rows than split_rows_below_sms x the SM count, each row is cut into chunks of at least
+// split_chunk_packs 16-byte packs (16 KiB: one round of row_unroll loads for a 256-thread block), one
+// block per chunk, and the last block of a row (a per-row ticket) combines the row's pairs. The grid aims
+// at one wave of resident blocks.
+inline constexpr std::int64_t split_chunk_packs = static_cast<std::int64_t>(block_threads) * row_unroll;
+inline constexpr int split_rows_below_sms       = 1;
+// Fixed workspace places of the split (problem.hpp: only counters may be assumed zero, so the tickets
+// never move): split_max_rows tickets, then split_max_blocks pairs. Rows beyond split_max_rows take a
+// block each (with that many rows the GPU is full anyway).
+inline constexpr int split_max_rows   = 1024;
+inline constexpr int split_max_blocks = 8192;
+
+inline Status multiprocessors(int& sms)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return cached_per_device(cache, sms, [](int device, int& value) {
+    REDU_CUDA_TRY(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
+    return Status::success();
+  });
+}
+
+// A full array's grid: `blocks` blocks, each a contiguous chunk of `chunk` elements (a whole number of
+// tiles of block_threads x unroll packs); one tile per block while that fits in `max_blocks`.
+struct FullShape
+{
+  int blocks         = 1;
+  std::int64_t chunk = 0;
+};
+
+template <class T> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
+{
+  const std::int64_t tile      = static_cast<std::int64_t>(block_threads) * unroll * pack_size<T>;
+  const std::int64_t tiles     = n / tile + 1;
+  const std::int64_t cap       = max_blocks < max_grid ? max_blocks : max_grid;
+  const std::int64_t per_block = (tiles + cap - 1) / cap;
+  FullShape shape;
+  shape.chunk  = per_block * tile;
+  shape.blocks = static_cast<int>((n + shape.chunk - 1) / shape.chunk);
+  shape.blocks = shape.blocks < 1 ? 1 : shape.blocks;
+  return shape;
+}
+
+// Blocks per row when long rows are split (1: no split). `average` is the row length (batched) or the
+// mean segment length (segmented), `resident` the blocks of the split kernel resident at once.
+template <class T> std::int64_t split_blocks_per_row(std::int64_t rows, std::int64_t average, int sms, int resident)
+{
+  if (rows < 1 || rows > split_max_rows || rows >= static_cast<std::int64_t>(split_rows_below_sms) * sms)
+  {
+    return 1;
+  }
+  const std::int64_t chunk   = split_chunk_packs * pack_size<T>;
+  std::int64_t per_row       = (average + chunk - 1) / chunk;         // no chunk shorter than `chunk`
+  const std::int64_t to_fill = (resident + rows - 1) / rows;         // one wave in all
+  const std::int64_t room    = split_max_blocks / rows;              // the workspace's pairs
+  per_row                    = per_row < to_fill ? per_row : to_fill;
+  per_row                    = per_row < room ? per_row : room;
+  return per_row < 2 ? 1 : per_row;
+}
+
+} // namespace redu::argext
