@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
-# accuracy and pi studies and (with REDU_SANITIZE=1) compute-sanitizer; results land in
+# accuracy and pi studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the multi-GPU
+# tests and benchmark; results land in
 # results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
 # is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
-#   REDU_SKIP_STUDIES=1 accuracy and pi; so a run can be split over several calls of a time-limited machine.
+#   REDU_SKIP_STUDIES=1 accuracy and pi, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
+#   so a run can be split over several calls of a time-limited machine.
 #   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
 #   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
@@ -85,6 +87,18 @@ if [ "${REDU_SANITIZE:-0}" = "1" ]; then
   step "6. compute-sanitizer -> $results/sanitizer.json"
   scripts/sanitize.sh "$results" || status=1
   cp -r build/sanitizer "$logs/" 2>/dev/null || true
+fi
+
+gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')"
+if [ "${REDU_SKIP_MULTIGPU:-0}" != "1" ] && [ "$gpus" -ge 2 ]; then
+  step "7. $gpus GPUs: multi-GPU tests and multigpu_bench -> $results/multigpu.json (NVLink multicast off)"
+  export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+  cmake --build build --target multigpu_tests multigpu_bench > "$logs/multigpu_build.log" 2>&1 || status=1
+  REQUIRE_MULTI_GPU=1 ctest --test-dir build -R multigpu --output-on-failure > "$logs/multigpu_tests.log" 2>&1 || status=1
+  tail -n 5 "$logs/multigpu_tests.log"
+  scripts/multigpu_launch.sh "$gpus" build/multigpu/multigpu_bench --out="$results/multigpu.json" \
+    --code_id="$REDU_CODE_ID" > "$logs/multigpu_bench.log" 2>&1 || status=1
+  tail -n 20 "$logs/multigpu_bench.log"
 fi
 
 cp "$results"/*.json "$out/" 2>/dev/null || true
