@@ -57,7 +57,9 @@ public:
   {
     constexpr auto kernel = vectorized_partials<T, ReduceOp>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, default_waves, shape)));
+    int waves = 0;
+    REDU_TRY(grid_waves(waves));
+    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
     const auto* in = static_cast<const T*>(p.input);
     auto* out      = static_cast<T*>(p.output);
     if (shape.blocks == 1)

@@ -157,7 +157,9 @@ public:
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     // Large inputs take larger blocks (modern_shape.cuh says why).
-    if (p.n >= large_input_bytes / static_cast<std::int64_t>(sizeof(T)))
+    int large_log2 = 0;
+    REDU_TRY(large_input_bytes_log2(large_log2));
+    if (p.n >= (std::int64_t{1} << large_log2) / static_cast<std::int64_t>(sizeof(T)))
     {
       return launch<large_input_threads, T, ReduceOp>(p, ws, stream);
     }
@@ -170,7 +172,9 @@ private:
   {
     constexpr auto kernel = atomic_finish<Threads, T, ReduceOp>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, default_waves, shape)));
+    int waves = 0;
+    REDU_TRY(grid_waves(waves));
+    REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, waves, shape)));
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  static_cast<T*>(p.output), accumulator,

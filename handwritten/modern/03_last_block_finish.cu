@@ -83,7 +83,9 @@ public:
   {
     constexpr auto kernel = last_block_finish<T, ReduceOp>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, default_waves, shape)));
+    int waves = 0;
+    REDU_TRY(grid_waves(waves));
+    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<T*>(p.output),

@@ -131,8 +131,10 @@ public:
       return Status::success();
     }));
     // Many waves as in lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
+    int waves = 0;
+    REDU_TRY(grid_waves(waves));
     const LaunchShape shape = shape_for<T>(
-        p.n, block_threads * unroll, static_cast<std::int64_t>(default_waves) * resident_clusters * cluster_blocks);
+        p.n, block_threads * unroll, static_cast<std::int64_t>(waves) * resident_clusters * cluster_blocks);
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);

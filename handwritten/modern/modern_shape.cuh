@@ -1,6 +1,8 @@
 // Tuning as data: every launch-shape constant of the modern family (block size, loads in flight, waves,
 // cluster size, the L2 policy and block-size thresholds), each with the rule it follows. The measurements
-// behind them: NOTES.md, 'Constants and where they were measured'.
+// behind them: NOTES.md, 'Constants and where they were measured'. Two of them are defaults that a GPU
+// model's measured table overrides at run time (common/host/tuning.hpp, scripts/tune_shapes.py): the grid's
+// waves and the large-input threshold; the others are template arguments, compiled in.
 #pragma once
 
 #include <cstdint>
@@ -14,13 +16,14 @@ inline constexpr int block_threads = 256;
 // and tile. 2, 4 and 8 are within 2% at 2^30 (idea 1); 4 is slower at small n (idea 15).
 inline constexpr int unroll = 8;
 
-// modern.atomic only: inputs of at least large_input_bytes take blocks of large_input_threads (the same
+// modern.atomic only: inputs of at least 2^large_input_log2 bytes take blocks of large_input_threads (the same
 // 8 loads per thread, a tile twice as large). With 256-thread blocks that kernel read doubles at 0.94x
 // CUB at 2^30 elements (0.96-0.98x at 2^27) while lesson 3, same shape and a store instead of the
 // atomic, ran 1.02x; with 512 it ran 1.02-1.03x CUB from 2^26 to 2^30 elements in all three types, and
 // lost 1-3% below ~2^27 elements (idea 13).
-inline constexpr int large_input_threads        = 512;
-inline constexpr std::int64_t large_input_bytes = std::int64_t{1} << 29;
+// The threshold is a default: a GPU's table (tuning/<gpu-slug>.txt, "modern.large_input_log2") may move it.
+inline constexpr int large_input_threads = 512;
+inline constexpr int large_input_log2    = 29; // 512 MiB
 
 // Upper bound on every grid of this family, so workspaces are sized without asking the device. 4 KB
 // tiles with 262144 blocks lost 6% to the partials and tickets (idea 3).
@@ -30,6 +33,7 @@ inline constexpr int max_grid = 65536;
 // scheduler balance the work across SMs (a persistent grid of one wave ends with the slowest SM's tail:
 // about 2-3% at 2^30 floats on an H100, idea 3); the cap keeps the partials, and the finishing block's
 // fold over them, small.
+// A default: a GPU's table (tuning/<gpu-slug>.txt, "modern.waves") may set another.
 inline constexpr int default_waves = 64;
 // A cooperative launch needs every block resident at once (modern.cooperative): one wave, no more.
 inline constexpr int cooperative_waves = 1;
