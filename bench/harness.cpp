@@ -138,7 +138,8 @@ Status BenchHarness::floor_of(const void* input, std::size_t bytes, const FloorR
 
 Status BenchHarness::measure(const BenchCase& c, TimesMs& ms)
 {
-  const std::size_t out_bytes = static_cast<std::size_t>(c.segments) * size_of(c.dtype);
+  const std::size_t width     = size_of(output_dtype(c.dtype, c.op)); // f32 for a bf16/f16 sum
+  const std::size_t out_bytes = static_cast<std::size_t>(c.segments) * width;
   if (output_.bytes() < out_bytes)
   {
     REDU_TRY(output_.allocate(out_bytes));
@@ -190,7 +191,6 @@ Status BenchHarness::measure(const BenchCase& c, TimesMs& ms)
 
   std::vector<unsigned char> out(out_bytes);
   REDU_CUDA_TRY(cudaMemcpy(out.data(), output_.data(), out_bytes, cudaMemcpyDeviceToHost));
-  const std::size_t width = size_of(c.dtype);
   for (std::size_t i = 0; i < out.size(); i += width)
   {
     if (std::all_of(out.begin() + i, out.begin() + i + width, [](unsigned char b) { return b == 0xA5; }))
@@ -244,7 +244,8 @@ void BenchHarness::run(benchmark::State& state, const BenchCase& c)
     state.SetIterationTime(ms.at(headline->key()) * 1e-3);
   }
   const double median_ms = ms.at(headline->key());
-  const double out_bytes = static_cast<double>(c.segments) * (size_of(c.dtype) + (is_arg(c.op) ? sizeof(std::int64_t) : 0));
+  const double out_bytes =
+      static_cast<double>(c.segments) * (size_of(output_dtype(c.dtype, c.op)) + (is_arg(c.op) ? sizeof(std::int64_t) : 0));
   const double bytes     = static_cast<double>(c.n) * size_of(c.dtype) + out_bytes;
   const double gbps      = bytes / (median_ms * 1e-3) / 1e9;
   // Segmented problems also read their offsets: not part of GBps (so a shape has the same figure as

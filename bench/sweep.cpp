@@ -133,9 +133,9 @@ std::vector<BenchCase> build_sweep(const Options& o)
   // which sizes. The quick sweep times sums only.
   std::vector<Op> default_ops = quick ? std::vector<Op>{Op::sum, Op::sum_squares}
                                       : std::vector<Op>(std::begin(all_ops), std::end(all_ops));
-  if (full_sweep)
+  if (full_sweep) // the four full-width types; bf16/f16 only when asked for (--types)
   {
-    full_dtypes.assign(std::begin(all_dtypes), std::end(all_dtypes));
+    full_dtypes = {DType::i32, DType::i64, DType::f32, DType::f64};
   }
   const Trim trim{.active = !full_sweep && !quick && o.ops.empty() && o.dtypes.empty()};
   const std::vector<DType> segmented_dtypes = full_sweep ? full_dtypes : std::vector<DType>{DType::f32};

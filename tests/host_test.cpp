@@ -256,7 +256,7 @@ TEST(BenchOptions, TimesBothL2StatesOnBothClocksByDefault)
 
 TEST(BenchOptions, RejectsUnknownOptionsAndBadValues)
 {
-  for (const std::string bad : {"--frobnicate", "--types=f16", "--ops=prod", "--max_log2=99", "--l2=warm",
+  for (const std::string bad : {"--frobnicate", "--types=f8", "--ops=prod", "--max_log2=99", "--l2=warm",
                                 "--clocks=wall", "--floor=maybe", "--samples=0", "--sweep=everything", "--min_log2=abc", "--max_log2=41"})
   {
     const std::vector<std::string> args = {"bench", bad};

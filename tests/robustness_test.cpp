@@ -50,11 +50,11 @@ Layout equal_rows(Kind kind, std::int64_t rows, std::int64_t length)
   return layout;
 }
 
-// Runs `impl` on host `values` laid out as `layout`; returns one value and (argmin/argmax) one index
-// per row, or the first error.
+// Runs `impl` on host `values` laid out as `layout`; returns one value (in the output type, widened) and
+// (argmin/argmax) one index per row, or the first error.
 template <class T>
 Status reduce_rows(const Reduction& impl, Op op, const Layout& layout, const std::vector<T>& values,
-                   std::vector<T>& results, std::vector<std::int64_t>& indices)
+                   std::vector<long double>& results, std::vector<std::int64_t>& indices)
 {
   const Shape shape{"", layout.n(), layout.rows(), layout.offsets};
   DeviceProblem d;
@@ -62,15 +62,15 @@ Status reduce_rows(const Reduction& impl, Op op, const Layout& layout, const std
   REDU_TRY(poison(d.output));
   REDU_TRY(poison(d.indices));
   REDU_TRY(run_and_wait(impl, d.problem, d.workspace, nullptr));
-  REDU_TRY(download(d.output, results));
+  REDU_TRY(download_outputs(d, results));
   return download(d.indices, indices);
 }
 
 // Runs a full-array problem of host values and returns the single result.
 template <class T>
-Status reduce_host_values(const Reduction& impl, Op op, const std::vector<T>& values, T& result)
+Status reduce_host_values(const Reduction& impl, Op op, const std::vector<T>& values, long double& result)
 {
-  std::vector<T> results;
+  std::vector<long double> results;
   std::vector<std::int64_t> indices;
   const Layout one_row = equal_rows(Kind::full, 1, static_cast<std::int64_t>(values.size()));
   REDU_TRY(reduce_rows(impl, op, one_row, values, results, indices));
@@ -79,12 +79,14 @@ Status reduce_host_values(const Reduction& impl, Op op, const std::vector<T>& va
 }
 
 // Full arrays: the semantics at the top of this file, a few specials among 100003 random values.
+// Results are compared widened (a half sum's is an f32).
 template <class T>
 void check_special_values(const Reduction& impl)
 {
   std::mt19937_64 rng(7);
-  const T inf = std::numeric_limits<T>::infinity();
-  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T inf                 = Limits<T>::infinity();
+  const T nan                 = Limits<T>::quiet_NaN();
+  constexpr long double infinity = std::numeric_limits<long double>::infinity();
   auto with   = [&](Op op, std::initializer_list<T> specials) {
     std::vector<T> values = random_values<T>(100003, op, rng);
     std::uniform_int_distribution<std::size_t> where(0, values.size() - 1);
@@ -95,7 +97,7 @@ void check_special_values(const Reduction& impl)
     return values;
   };
   const Info& info = impl.info();
-  T got{};
+  long double got = 0;
   if (info.supports(Op::sum) && info.nonfinite_sum_departure.applies_to(dtype_of<T>()))
   {
     std::cout << "[   NOTE   ] sums with infinities not checked for " << info.name << " "
@@ -107,26 +109,26 @@ void check_special_values(const Reduction& impl)
     ASSERT_OK(reduce_host_values(impl, Op::sum, with(Op::sum, {nan}), got));
     EXPECT_TRUE(std::isnan(got)) << "sum with a NaN gave " << got;
     ASSERT_OK(reduce_host_values(impl, Op::sum, with(Op::sum, {inf, inf}), got));
-    EXPECT_EQ(got, inf);
+    EXPECT_EQ(got, infinity);
     ASSERT_OK(reduce_host_values(impl, Op::sum, with(Op::sum, {inf, -inf}), got));
     EXPECT_TRUE(std::isnan(got)) << "inf + -inf gave " << got;
   }
   if (info.supports(Op::min))
   {
     ASSERT_OK(reduce_host_values(impl, Op::min, with(Op::min, {-inf, inf}), got));
-    EXPECT_EQ(got, -inf);
+    EXPECT_EQ(got, -infinity);
     ASSERT_OK(reduce_host_values(impl, Op::min, std::vector<T>(100003, inf), got));
-    EXPECT_EQ(got, inf) << "the min of +inf values is +inf (not the largest finite value)";
+    EXPECT_EQ(got, infinity) << "the min of +inf values is +inf (not the largest finite value)";
     const std::vector<T> signed_zeros = {T(0), -T(0), T(1)};
     ASSERT_OK(reduce_host_values(impl, Op::min, signed_zeros, got));
-    EXPECT_EQ(got, T(0)) << "min(+0, -0, 1) must be a zero (either sign)";
+    EXPECT_EQ(got, 0) << "min(+0, -0, 1) must be a zero (either sign)";
   }
   if (info.supports(Op::max))
   {
     ASSERT_OK(reduce_host_values(impl, Op::max, with(Op::max, {inf, -inf}), got));
-    EXPECT_EQ(got, inf);
+    EXPECT_EQ(got, infinity);
     ASSERT_OK(reduce_host_values(impl, Op::max, std::vector<T>(100003, -inf), got));
-    EXPECT_EQ(got, -inf) << "the max of -inf values is -inf (not the lowest finite value)";
+    EXPECT_EQ(got, -infinity) << "the max of -inf values is -inf (not the lowest finite value)";
   }
 }
 
@@ -134,7 +136,7 @@ void check_special_values(const Reduction& impl)
 // are built from what each implementation declares, so no instance skips.
 bool reduces_floats(const Info& info)
 {
-  return info.supports(DType::f32) || info.supports(DType::f64);
+  return std::any_of(info.dtypes.begin(), info.dtypes.end(), is_floating);
 }
 
 std::vector<ImplKind> float_cases(bool (*applies)(const Info&, Kind))
@@ -165,6 +167,14 @@ TEST_P(SpecialValuesInFullArrays, FollowTheContract)
   {
     check_special_values<double>(impl);
   }
+  if (impl.info().supports(DType::bf16))
+  {
+    check_special_values<__nv_bfloat16>(impl);
+  }
+  if (impl.info().supports(DType::f16))
+  {
+    check_special_values<__half>(impl);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, SpecialValuesInFullArrays,
@@ -184,8 +194,8 @@ struct SpecialPlan
 template <class T>
 std::vector<SpecialPlan<T>> special_plans(Op op)
 {
-  const T inf = std::numeric_limits<T>::infinity();
-  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T inf = Limits<T>::infinity();
+  const T nan = Limits<T>::quiet_NaN();
   const SpecialPlan<T> zeros{{T(0), -T(0)}, true};
   switch (op)
   {
@@ -200,13 +210,14 @@ std::vector<SpecialPlan<T>> special_plans(Op op)
 
 // The sum of a row holding these specials: NaN if one is NaN or both infinities are there, else the infinity.
 template <class T>
-T sum_with_specials(const std::vector<T>& specials)
+long double sum_with_specials(const std::vector<T>& specials)
 {
-  const T inf      = std::numeric_limits<T>::infinity();
-  const bool nan   = std::any_of(specials.begin(), specials.end(), [](T v) { return std::isnan(v); });
-  const bool plus  = std::find(specials.begin(), specials.end(), inf) != specials.end();
-  const bool minus = std::find(specials.begin(), specials.end(), -inf) != specials.end();
-  return nan || (plus && minus) ? std::numeric_limits<T>::quiet_NaN() : (plus ? inf : -inf);
+  constexpr long double inf = std::numeric_limits<long double>::infinity();
+  const auto has   = [&](auto test) { return std::any_of(specials.begin(), specials.end(), [&](T v) { return test(wide(v)); }); };
+  const bool nan   = has([](auto v) { return std::isnan(v); });
+  const bool plus  = has([&](auto v) { return v == inf; });
+  const bool minus = has([&](auto v) { return v == -inf; });
+  return nan || (plus && minus) ? std::numeric_limits<long double>::quiet_NaN() : (plus ? inf : -inf);
 }
 
 // NaN matches only NaN, an infinity only itself, anything else within the tolerance.
@@ -228,8 +239,8 @@ struct RowExpectation
 };
 
 // Checks every row's result against expect(r), a RowExpectation; reports the first five wrong rows.
-template <class T, class Expect>
-void expect_rows_match(const Layout& layout, const std::vector<T>& got, Expect expect)
+template <class Expect>
+void expect_rows_match(const Layout& layout, const std::vector<long double>& got, Expect expect)
 {
   int failures = 0;
   for (std::int64_t r = 0; r < layout.rows(); ++r)
@@ -287,7 +298,7 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     {
       for (std::int64_t i = begin; i < end; ++i)
       {
-        values[i] = op == Op::min ? std::fabs(values[i]) : -std::fabs(values[i]);
+        values[i] = op == Op::min ? magnitude(values[i]) : -magnitude(values[i]);
       }
     }
     std::vector<std::int64_t> positions(end - begin), where;
@@ -300,7 +311,7 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     planted[r] = plan.specials;
   }
 
-  std::vector<T> got;
+  std::vector<long double> got;
   std::vector<std::int64_t> indices;
   ASSERT_OK(reduce_rows(impl, op, layout, values, got, indices));
   expect_rows_match(layout, got, [&](std::int64_t r) {
@@ -308,7 +319,7 @@ void check_special_rows(const Reduction& impl, Op op, const Layout& layout, std:
     // min/max compare, as the reference does, so it holds for their rows with infinities and zeros too.
     const bool special_sum = op == Op::sum && !planted[r].empty();
     std::ostringstream specials;
-    std::copy(planted[r].begin(), planted[r].end(), std::ostream_iterator<T>(specials, " "));
+    std::transform(planted[r].begin(), planted[r].end(), std::ostream_iterator<Wide<T>>(specials, " "), wide<T>);
     const Problem p{layout.kind, dtype_of<T>(), op, layout.n(), layout.rows()};
     return RowExpectation{special_sum ? sum_with_specials(planted[r]) : ref.value,
                           special_sum ? 0 : tolerance<T>(ref, op, sum_error_factor(impl, p, ref.count)),
@@ -325,7 +336,7 @@ TEST_P(SpecialValuesInRows, FollowTheContract)
   const auto [impl, kind] = GetParam();
   const Info& info        = impl->info();
   std::mt19937_64 rng(17);
-  for (DType dtype : {DType::f32, DType::f64})
+  for (DType dtype : {DType::f32, DType::f64, DType::bf16, DType::f16})
   {
     for (Op op : {Op::sum, Op::min, Op::max})
     {
@@ -357,8 +368,8 @@ void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19
   const std::int64_t n = 100003, first = n / 3, second = 2 * n / 3;
   const Layout layout = equal_rows(kind, 1, n);
   const bool smallest = op == Op::argmin;
-  const T extreme     = smallest ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-  std::vector<T> got;
+  const T extreme     = smallest ? -Limits<T>::infinity() : Limits<T>::infinity();
+  std::vector<long double> got;
   std::vector<std::int64_t> index;
 
   std::vector<T> values = random_values<T>(n, op, rng);
@@ -367,17 +378,17 @@ void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19
   values[second]        = extreme;
   ASSERT_OK(reduce_rows(impl, op, layout, values, got, index));
   EXPECT_EQ(index.at(0), first);
-  EXPECT_EQ(got.at(0), extreme);
+  EXPECT_EQ(got.at(0), wide(extreme));
 
   // Every element the opposite infinity (the identity): it is still the extreme, found at index 0.
   std::vector<T> all_identity(n, -extreme);
   ASSERT_OK(reduce_rows(impl, op, layout, all_identity, got, index));
   EXPECT_EQ(index.at(0), 0) << "all values equal: the first wins";
-  EXPECT_EQ(got.at(0), -extreme);
+  EXPECT_EQ(got.at(0), wide(-extreme));
 
   for (T& v : values)
   {
-    v = smallest ? std::fabs(v) + 1 : -std::fabs(v) - 1;
+    v = narrow<T>(smallest ? std::fabs(wide(v)) + 1 : -std::fabs(wide(v)) - 1);
   }
   for (const bool negative_first : {false, true})
   {
@@ -386,7 +397,7 @@ void check_arg_special_values(const Reduction& impl, Kind kind, Op op, std::mt19
     ASSERT_OK(reduce_rows(impl, op, layout, values, got, index));
     EXPECT_EQ(index.at(0), first) << "+0 and -0 are equal: the first one wins";
     EXPECT_TRUE(got.at(0) == 0 && std::signbit(got.at(0)) == negative_first)
-        << "got " << got.at(0) << ", expected the first zero, " << values[first];
+        << "got " << got.at(0) << ", expected the first zero, " << wide(values[first]);
   }
 }
 
@@ -398,7 +409,7 @@ TEST_P(SpecialValuesInArgMinMax, FindInfinitiesAndTheFirstOfEqualExtremes)
   REDU_REQUIRE_GPU();
   const auto [impl, kind] = GetParam();
   std::mt19937_64 rng(23);
-  for (DType dtype : {DType::f32, DType::f64})
+  for (DType dtype : {DType::f32, DType::f64, DType::bf16, DType::f16})
   {
     for (Op op : {Op::argmin, Op::argmax})
     {
@@ -679,7 +690,7 @@ template <class T> void check_long_segments(std::int64_t typical_length)
       continue;
     }
     SCOPED_TRACE(info.name);
-    std::vector<T> got;
+    std::vector<long double> got;
     std::vector<std::int64_t> indices;
     ASSERT_OK(reduce_rows(*impl, Op::sum, layout, values, got, indices));
     const Problem p{Kind::segmented, dtype_of<T>(), Op::sum, layout.n(), layout.rows()};

@@ -84,9 +84,9 @@ void expect_results(const Reduction& impl, const Enqueued& call, const char* pas
   SCOPED_TRACE(std::string(pass) + ": " + call.shape.label + " " + to_string(call.dtype) + " " + to_string(call.op));
   const auto* first = reinterpret_cast<const T*>(call.host_values.data());
   const std::vector<T> values(first, first + call.shape.n);
-  std::vector<T> got;
+  std::vector<long double> got; // in the output type (f32 for a half sum), widened
   std::vector<std::int64_t> got_indices;
-  ASSERT_OK(download(call.device.output, got));
+  ASSERT_OK(download_outputs(call.device, got));
   ASSERT_OK(download(call.device.indices, got_indices));
   int failures = 0;
   for (std::int64_t s = 0; s < call.shape.segments; ++s)
@@ -95,7 +95,7 @@ void expect_results(const Reduction& impl, const Enqueued& call, const char* pas
     const std::int64_t begin  = segment_begin(call.shape, kind, s);
     const std::int64_t end    = segment_end(call.shape, kind, s);
     const Reference ref       = reference(values, begin, end, call.op);
-    const long double value   = static_cast<long double>(got[s]);
+    const long double value   = got[s];
     const long double tol = tolerance<T>(ref, call.op, sum_error_factor(impl, call.device.problem, ref.count));
     const bool ok = !std::isnan(value) && (value == ref.value || std::fabs(value - ref.value) <= tol)
                  && (!is_arg(call.op) || got_indices[s] == ref.index);

@@ -1,6 +1,9 @@
 // The contract's vocabulary: what a reduction problem is, independent of any implementation.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,7 +18,9 @@ enum class DType
   i32,
   i64,
   f32,
-  f64
+  f64,
+  bf16, // __nv_bfloat16 (8 significant bits, f32's exponent range)
+  f16   // __half (11 significant bits, largest finite 65504)
 };
 
 // sum_squares is the transform-reduce of x -> x * x under +. argmin/argmax also write, per output,
@@ -46,8 +51,13 @@ enum class DType
 //    comparison keeps depends on the order of the tree.
 //  - Integer sums wrap like two's complement in the element's width (int32 sums wrap at 2^32), in
 //    every implementation; the exact mathematical sum is returned whenever it fits.
+//  - bf16 and f16 (halves): the float rules above hold for them too. Their sum and sum_squares
+//    accumulate in f32 and write an f32 result (output_dtype below; each half is exact in f32, squares
+//    are taken in f32); min/max/argmin/argmax write the input type, identities +-inf of the half type.
+//    Half subnormals are summed, never flushed: f16's are f32 normals, bf16's are f32 subnormals.
 // Accuracy (float sum and sum_squares): |result - exact| <= factor * u * sum|x_i|, u the unit roundoff
-// of the element type, with the factor each implementation states (sum_error_factor() in
+// of the accumulating type (the element type; f32's, u = 2^-24, for bf16/f16, whose inputs are exact
+// in f32), with the factor each implementation states (sum_error_factor() in
 // reduction.hpp): 2 (ceil(log2 count) + 1) for a tree with short per-thread chains, plus the number of
 // partials an implementation adds in arrival order (its atomic finish). Min, max and integer sums are
 // exact.
@@ -85,7 +95,7 @@ enum class Kind
   segmented
 };
 
-inline constexpr DType all_dtypes[] = {DType::i32, DType::i64, DType::f32, DType::f64};
+inline constexpr DType all_dtypes[] = {DType::i32, DType::i64, DType::f32, DType::f64, DType::bf16, DType::f16};
 inline constexpr Op all_ops[]       = {Op::sum, Op::min, Op::max, Op::sum_squares, Op::argmin, Op::argmax};
 inline constexpr Kind all_kinds[]   = {Kind::full, Kind::batched, Kind::segmented};
 
@@ -107,16 +117,35 @@ constexpr DType dtype_of()
   {
     return DType::f32;
   }
-  else
+  else if constexpr (std::is_same_v<T, double>)
   {
-    static_assert(std::is_same_v<T, double>, "element types: int32_t, int64_t, float, double");
     return DType::f64;
   }
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+  {
+    return DType::bf16;
+  }
+  else
+  {
+    static_assert(std::is_same_v<T, __half>, "element types: int32_t, int64_t, float, double, __nv_bfloat16, __half");
+    return DType::f16;
+  }
+}
+
+// The element type of a problem's outputs: f32 for a bf16 or f16 sum or sum_squares (accumulated in
+// f32: a half sum would lose every digit past 2^8 or 2^11 terms), the input type otherwise.
+constexpr DType output_dtype(DType input, Op op)
+{
+  const bool half = input == DType::bf16 || input == DType::f16;
+  return half && (op == Op::sum || op == Op::sum_squares) ? DType::f32 : input;
 }
 const char* to_string(Op op);
 const char* to_string(Kind kind);
 std::size_t size_of(DType dtype);
-bool is_floating(DType dtype);
+constexpr bool is_floating(DType dtype) // f32, f64, bf16, f16
+{
+  return dtype != DType::i32 && dtype != DType::i64;
+}
 bool is_arg(Op op); // argmin or argmax: the problem needs `indices`
 
 struct Problem
@@ -129,7 +158,7 @@ struct Problem
   // Number of outputs: 1 for full, rows for batched, segment count for segmented.
   std::int64_t segments = 1;
   const void* input = nullptr; // device memory, n elements of dtype
-  void* output      = nullptr; // device memory, `segments` elements of dtype
+  void* output      = nullptr; // device memory, `segments` elements of output_dtype(dtype, op)
   // Segmented only: device array of segments + 1 non-decreasing offsets, offsets[segments] == n.
   const std::int64_t* offsets = nullptr;
   // argmin/argmax only: device array of `segments` indices, written beside the values in `output`.
@@ -137,7 +166,7 @@ struct Problem
 
   std::int64_t row_length() const { return segments > 0 ? n / segments : 0; }
   std::size_t input_bytes() const { return static_cast<std::size_t>(n) * size_of(dtype); }
-  std::size_t output_bytes() const { return static_cast<std::size_t>(segments) * size_of(dtype); }
+  std::size_t output_bytes() const { return static_cast<std::size_t>(segments) * size_of(output_dtype(dtype, op)); }
 };
 
 // Device scratch memory, sized by workspace_bytes() and allocated by the caller outside any timed

@@ -22,6 +22,10 @@ const char* to_string(DType dtype)
       return "f32";
     case DType::f64:
       return "f64";
+    case DType::bf16:
+      return "bf16";
+    case DType::f16:
+      return "f16";
   }
   return "?";
 }
@@ -76,17 +80,24 @@ const char* to_string(Kind kind)
 
 std::size_t size_of(DType dtype)
 {
-  return (dtype == DType::i32 || dtype == DType::f32) ? 4 : 8;
+  switch (dtype)
+  {
+    case DType::bf16:
+    case DType::f16:
+      return 2;
+    case DType::i32:
+    case DType::f32:
+      return 4;
+    case DType::i64:
+    case DType::f64:
+      break;
+  }
+  return 8;
 }
 
 bool is_arg(Op op)
 {
   return op == Op::argmin || op == Op::argmax;
-}
-
-bool is_floating(DType dtype)
-{
-  return dtype == DType::f32 || dtype == DType::f64;
 }
 
 namespace
@@ -130,7 +141,7 @@ Ranges ranges_of(const Problem& p, Workspace workspace = {})
   }
   if (p.segments > 0)
   {
-    ranges.push_back({"output", p.output, p.output_bytes(), size_of(p.dtype)});
+    ranges.push_back({"output", p.output, p.output_bytes(), size_of(output_dtype(p.dtype, p.op))});
     if (is_arg(p.op))
     {
       ranges.push_back({"indices", p.indices, static_cast<std::size_t>(p.segments) * sizeof(std::int64_t),

@@ -46,14 +46,13 @@ const char* to_string(Determinism determinism);
 using DeterminismRule = Determinism (*)(DType dtype, Op op);
 constexpr bool is_float_sum(DType dtype, Op op)
 {
-  return (dtype == DType::f32 || dtype == DType::f64) && (op == Op::sum || op == Op::sum_squares);
+  return is_floating(dtype) && (op == Op::sum || op == Op::sum_squares);
 }
 // Integer sums (exact, wrapping), integer min/max and argmin/argmax (the first occurrence wins) give the
 // same bits in any order. Float min/max too, but for the sign of a zero result, which follows the tree.
 constexpr bool order_free(DType dtype, Op op)
 {
-  const bool floating = dtype == DType::f32 || dtype == DType::f64;
-  return !floating || op == Op::argmin || op == Op::argmax;
+  return !is_floating(dtype) || op == Op::argmin || op == Op::argmax;
 }
 // A fixed combining tree whose shape comes from the launch: float sums and float min/max are run_to_run.
 constexpr Determinism fixed_tree(DType dtype, Op op)

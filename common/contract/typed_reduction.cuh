@@ -26,8 +26,15 @@ template <class... Ops>
 struct OpList
 {};
 
+// The four full-width types. An implementation that reads halves lists them itself, e.g.
+// TypeList<__nv_bfloat16, __half>, and writes its sums through Output<T, ReduceOp>.
 using AllTypes = TypeList<std::int32_t, std::int64_t, float, double>;
 using AllOps   = OpList<SumOp, MinOp, MaxOp>;
+
+// The C++ type of p.output for elements T under ReduceOp (output_dtype in problem.hpp): float for a
+// bf16/f16 sum or sum_squares, T otherwise.
+template <class T, class ReduceOp>
+using Output = std::conditional_t<output_dtype(dtype_of<T>(), ReduceOp::id) == dtype_of<T>(), T, float>;
 
 template <class T>
 struct Tag

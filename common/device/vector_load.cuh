@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 namespace redu
@@ -31,6 +33,17 @@ template <> struct Vector16<std::int64_t>
 {
   using type = longlong2;
 };
+// Eight halves as four 32-bit words of two each, the operand of the pair conversions to float2
+// (__bfloat1622float2, __half22float2): handwritten/halves/ widens them; splat and fold_pack below take
+// 32- and 64-bit elements only.
+template <> struct Vector16<__nv_bfloat16>
+{
+  using type = uint4;
+};
+template <> struct Vector16<__half>
+{
+  using type = uint4;
+};
 
 template <class T> struct Pack
 {
@@ -49,6 +62,7 @@ template <class T> __device__ __forceinline__ Pack<T> to_pack(uint4 raw)
 // Every lane set to `value` (the identity, for a load that falls outside the range).
 template <class T> __device__ __forceinline__ Pack<T> splat(T value)
 {
+  static_assert(pack_size<T> <= 4, "32- and 64-bit elements");
   Pack<T> pack;
   pack.v.x = value;
   pack.v.y = value;
@@ -63,6 +77,7 @@ template <class T> __device__ __forceinline__ Pack<T> splat(T value)
 // The lanes of one pack folded as a tree, (0 op 1) op (2 op 3): two independent operations, then one.
 template <class T, class ReduceOp> __device__ __forceinline__ T fold_pack(const Pack<T>& pack, ReduceOp op)
 {
+  static_assert(pack_size<T> <= 4, "32- and 64-bit elements");
   const auto& v = pack.v;
   if constexpr (pack_size<T> == 4)
   {

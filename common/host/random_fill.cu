@@ -37,6 +37,10 @@ Status fill_random(DType dtype, void* data, std::int64_t n, std::uint64_t seed, 
       return launch_fill<float>(data, n, seed, stream);
     case DType::f64:
       break;
+    case DType::bf16:
+      return launch_fill<__nv_bfloat16>(data, n, seed, stream);
+    case DType::f16:
+      return launch_fill<__half>(data, n, seed, stream);
   }
   return launch_fill<double>(data, n, seed, stream);
 }

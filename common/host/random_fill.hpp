@@ -22,7 +22,8 @@ __host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x)
   return x ^ (x >> 31);
 }
 
-// Integers in [-100, 100], floats uniform in [-1, 1): never zeros or constants.
+// Integers in [-100, 100], floats uniform in [-1, 1): never zeros or constants. Halves (bf16, f16) are
+// that double rounded to nearest once, so the host recomputes the same bits.
 template <class T>
 __host__ __device__ inline T random_element(std::uint64_t seed, std::int64_t i)
 {

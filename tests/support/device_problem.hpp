@@ -10,6 +10,7 @@
 #include "common/contract/reduction.hpp"
 #include "common/host/device_buffer.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -44,7 +45,7 @@ Status make_device_problem(Kind kind, Op op, const Shape& shape, const std::vect
   padded.insert(padded.end(), values.begin(), values.end());
   padded.insert(padded.end(), guard, placement.guard.value_or(T(0)));
   REDU_TRY(upload(padded, d.input));
-  REDU_TRY(d.output.allocate(static_cast<std::size_t>(shape.segments) * sizeof(T)));
+  REDU_TRY(d.output.allocate(static_cast<std::size_t>(shape.segments) * size_of(output_dtype(dtype_of<T>(), op))));
   REDU_TRY(d.indices.allocate(static_cast<std::size_t>(shape.segments) * sizeof(std::int64_t)));
   if (kind == Kind::segmented)
   {
@@ -61,6 +62,19 @@ Status make_device_problem(Kind kind, Op op, const Shape& shape, const std::vect
                       is_arg(op) ? d.indices.as<std::int64_t>() : nullptr};
   d.workspace = Workspace{};
   return impl != nullptr ? allocate_workspace(*impl, d.problem, d.workspace_buffer, d.workspace) : Status::success();
+}
+
+// The outputs of `d` after a run, read in the problem's output type (output_dtype: f32 for a bf16/f16
+// sum) and widened to long double, exactly.
+inline Status download_outputs(const DeviceProblem& d, std::vector<long double>& values)
+{
+  return visit_dtype(output_dtype(d.problem.dtype, d.problem.op), [&](auto type) {
+    std::vector<decltype(type)> host;
+    REDU_TRY(download(d.output, host));
+    values.assign(host.size(), 0);
+    std::transform(host.begin(), host.end(), values.begin(), [](auto v) { return static_cast<long double>(wide(v)); });
+    return Status::success();
+  });
 }
 
 // Segment s of a problem of `kind` over `shape` is [begin, end) of the input.

@@ -2,6 +2,8 @@
 // tolerance a float result must meet. Nothing here shares code with the implementations under test.
 #pragma once
 
+#include "elements.hpp"
+
 #include "common/contract/problem.hpp"
 
 #include <algorithm>
@@ -29,6 +31,10 @@ decltype(auto) visit_dtype(DType dtype, F&& f)
       return f(float{});
     case DType::f64:
       break;
+    case DType::bf16:
+      return f(__nv_bfloat16{});
+    case DType::f16:
+      return f(__half{});
   }
   return f(double{});
 }
@@ -36,7 +42,8 @@ decltype(auto) visit_dtype(DType dtype, F&& f)
 // Fresh random data. Integers for sums stay in a range whose every partial sum is exact and fits
 // (|x| <= 100 for int32 keeps 2^24 elements under 2^31; |x| <= 10 for int32 sums of squares); min/max
 // draw from a wide range. argmin/argmax draw from a few dozen values so that ties are everywhere and
-// "first occurrence" is really tested. Floats have mixed sign and magnitudes spread over 2^-3 .. 2^3.
+// "first occurrence" is really tested. Floats have mixed sign and magnitudes spread over 2^-3 .. 2^3;
+// halves are those floats rounded to the half type, so the reference sums the values the device reads.
 template <class T>
 T integer_bound(Op op)
 {
@@ -59,7 +66,12 @@ template <class T>
 std::vector<T> random_values(std::int64_t n, Op op, std::mt19937_64& rng)
 {
   std::vector<T> values(static_cast<std::size_t>(n));
-  if constexpr (std::is_integral_v<T>)
+  if constexpr (is_half<T>)
+  {
+    const std::vector<float> wide_values = random_values<float>(n, op, rng);
+    std::transform(wide_values.begin(), wide_values.end(), values.begin(), narrow<T, float>);
+  }
+  else if constexpr (std::is_integral_v<T>)
   {
     const T bound = integer_bound<T>(op);
     std::uniform_int_distribution<T> dist(-bound, bound);
@@ -86,7 +98,7 @@ std::vector<T> random_values(std::int64_t n, Op op, std::mt19937_64& rng)
 template <class T>
 T identity(Op op)
 {
-  constexpr bool has_inf = std::numeric_limits<T>::has_infinity;
+  constexpr bool has_inf = Limits<T>::has_infinity;
   switch (op)
   {
     case Op::sum:
@@ -94,31 +106,35 @@ T identity(Op op)
       return T(0);
     case Op::min:
     case Op::argmin:
-      return has_inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+      return has_inf ? Limits<T>::infinity() : Limits<T>::max();
     default:
-      return has_inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+      return has_inf ? -Limits<T>::infinity() : Limits<T>::lowest();
   }
 }
 
-// Exact data for float sums: integers times `scale` (1, or the smallest subnormal) whose magnitudes
-// add up to at most 2^digits units, so every partial sum in any order is exactly representable and
-// every implementation must return the exact sum (tolerance 0). Sums of squares use scale 1 (the
-// square of a subnormal underflows). Ints go as high as the budget allows: up to 2^digits / n, at
-// least 1; for n beyond the budget, a random ~90% of the budget's elements are +-1 and the rest 0.
+// Exact data for float sums: integers times `scale` (1, or the smallest subnormal of T) whose magnitudes
+// add up to at most 2^digits units of the accumulating type (Wide<T>: f32 for halves), so every partial
+// sum in any order is exactly representable and every implementation must return the exact sum
+// (tolerance 0). Sums of squares use scale 1 (the square of a subnormal underflows). Ints go as high as
+// the budget allows: up to 2^digits / n, at least 1, and at most 2^20 and T's 2^digits (256 for bf16,
+// 2048 for f16: every such integer is a half); for n beyond the budget, a random ~90% of the budget's
+// elements are +-1 and the rest 0.
 template <class T>
 std::vector<T> exact_values(std::int64_t n, Op op, bool subnormal_scale, std::mt19937_64& rng)
 {
-  static_assert(std::is_floating_point_v<T>);
-  const long double budget = std::ldexp(1.0L, std::numeric_limits<T>::digits);
+  static_assert(is_float_element<T>);
+  const long double budget = std::ldexp(1.0L, Limits<Wide<T>>::digits);
   const bool squares       = op == Op::sum_squares;
-  const T scale            = subnormal_scale && !squares ? std::numeric_limits<T>::denorm_min() : T(1);
+  const T scale            = subnormal_scale && !squares ? Limits<T>::denorm_min() : T(1);
   std::vector<T> values(static_cast<std::size_t>(n));
   const long double per_element = n > 0 ? budget / n : budget;
-  const long double bound       = std::min<long double>(squares ? std::sqrt(per_element) : per_element, 1 << 20);
+  const long double largest     = std::min(std::ldexp(1.0L, 20), std::ldexp(1.0L, Limits<T>::digits));
+  const long double bound       = std::min<long double>(squares ? std::sqrt(per_element) : per_element, largest);
   if (bound >= 1)
   {
     std::uniform_int_distribution<std::int64_t> dist(-static_cast<std::int64_t>(bound), static_cast<std::int64_t>(bound));
-    std::generate(values.begin(), values.end(), [&] { return static_cast<T>(dist(rng)) * scale; });
+    std::generate(values.begin(), values.end(),
+                  [&] { return narrow<T>(static_cast<Wide<T>>(dist(rng)) * wide(scale)); });
     return values;
   }
   std::bernoulli_distribution nonzero(0.9L * per_element), negative(0.5);
@@ -140,17 +156,24 @@ std::vector<T> exact_values(std::int64_t n, Op op, bool subnormal_scale, std::mt
 template <class T>
 T poison_value(Op op)
 {
-  constexpr bool floating = std::is_floating_point_v<T>;
+  constexpr bool floating = is_float_element<T>;
   switch (op)
   {
     case Op::sum:
     case Op::sum_squares:
-      return floating ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::max() / 3;
+      if constexpr (floating)
+      {
+        return Limits<T>::quiet_NaN();
+      }
+      else
+      {
+        return Limits<T>::max() / 3;
+      }
     case Op::min:
     case Op::argmin:
-      return floating ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+      return floating ? -Limits<T>::infinity() : Limits<T>::lowest();
     default:
-      return floating ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+      return floating ? Limits<T>::infinity() : Limits<T>::max();
   }
 }
 
@@ -171,13 +194,14 @@ Reference reference(const std::vector<T>& values, std::int64_t begin, std::int64
   if (op == Op::min || op == Op::max || is_arg(op))
   {
     const bool smallest = op == Op::min || op == Op::argmin;
-    T best              = identity<T>(op);
+    Wide<T> best        = wide(identity<T>(op)); // compared widened: exact, and the same order
     for (std::int64_t i = begin; i < end; ++i)
     {
       // Strict comparison: a tie keeps the earlier element.
-      if (smallest ? values[i] < best : best < values[i])
+      const Wide<T> x = wide(values[i]);
+      if (smallest ? x < best : best < x)
       {
-        best      = values[i];
+        best      = x;
         ref.index = i - begin;
       }
     }
@@ -205,11 +229,12 @@ Reference reference(const std::vector<T>& values, std::int64_t begin, std::int64
   else
   {
     // Neumaier-compensated long double: far below the float and double tolerances below. Squares
-    // are rounded to T first, as the device computes them.
+    // are rounded to the accumulating type first, as the device computes them (a half's is exact in f32).
     long double sum = 0, compensation = 0;
     for (std::int64_t i = begin; i < end; ++i)
     {
-      const long double x = squares ? static_cast<T>(values[i] * values[i]) : values[i];
+      const Wide<T> w     = wide(values[i]);
+      const long double x = squares ? static_cast<Wide<T>>(w * w) : w;
       const long double t = sum + x;
       compensation += (std::fabs(sum) >= std::fabs(x)) ? (sum - t) + x : (x - t) + sum;
       sum = t;
@@ -220,8 +245,8 @@ Reference reference(const std::vector<T>& values, std::int64_t begin, std::int64
   return ref;
 }
 
-// Allowed |result - reference| for a float sum: factor * u * sum|x| (u = unit roundoff), with the
-// factor the implementation states (redu::sum_error_factor: 2 (ceil(log2 count) + 1) for a tree, plus
+// Allowed |result - reference| for a float sum: factor * u * sum|x| (u = unit roundoff of the
+// accumulating type: f32's for halves), with the factor the implementation states (redu::sum_error_factor: 2 (ceil(log2 count) + 1) for a tree, plus
 // one rounding per partial added in arrival order). Min, max and integer sums are exact.
 template <class T>
 long double tolerance(const Reference& ref, Op op, double factor)
@@ -230,7 +255,7 @@ long double tolerance(const Reference& ref, Op op, double factor)
   {
     return 0;
   }
-  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  const long double u = std::numeric_limits<Wide<T>>::epsilon() / 2;
   return factor * u * ref.sum_abs;
 }
 

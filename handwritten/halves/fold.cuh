@@ -1,0 +1,97 @@
+// One thread's share of a half array, folded in float: range_fold.cuh's tiles (common/device/), with
+// eight halves per 16-byte pack widened on the way in.
+//
+// Napkin: 2 bytes per element, so 8 halves per 16-byte load against 4 floats. A reduction is limited by
+// bytes read, not by elements, so at the same bytes per second as an f32 sum it reduces twice the
+// elements per second. The arithmetic stays far below the memory's pace: at peak an H100 SM receives
+// 3352 GB/s / 132 SMs / 1.755 GHz = ~14.5 bytes, under one pack, per clock, and a pack costs a thread
+// ~4 pair conversions and 7 float operations (an f32 pack: 4), ~15 lane-operations per clock out of
+// the SM's 128.
+#pragma once
+
+#include "common/device/range_fold.cuh"
+#include "handwritten/halves/widen.cuh"
+
+#include <cstdint>
+
+namespace redu::halves
+{
+
+// As fold_tiles: block `block` owns the contiguous tiles [block x tiles_per_block, + tiles_per_block) of
+// Threads x Unroll packs; thread t loads packs t, t + Threads, ... into Unroll float accumulators; block 0
+// takes the unaligned head (up to 7 halves) and the tail (up to 7). The order depends only on (n, the
+// address modulo 16, tiles_per_block): a fixed tree for a fixed launch shape.
+template <int Threads, int Unroll, class Load, class T, class ReduceOp>
+__device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, std::int64_t block,
+                                                 std::int64_t tiles_per_block, const Load& load, ReduceOp op)
+{
+  using P                     = Pack<T>;
+  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * Unroll;
+  const auto misalignment     = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
+  const std::int64_t head =
+      misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
+  const P* body                 = reinterpret_cast<const P*>(in + head);
+  const std::int64_t packs      = (n - head) / pack_size<T>;
+  const T* tail                 = in + head + packs * pack_size<T>;
+  const std::int64_t tail_count = n - head - packs * pack_size<T>;
+  const std::int64_t full_tiles = packs / tile;
+  const std::int64_t first      = block * tiles_per_block;
+  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  const int tid                 = threadIdx.x;
+
+  float acc[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+  {
+    acc[u] = ReduceOp::template identity<float>();
+  }
+  if (block == 0 && tid < head)
+  {
+    acc[0] = op(acc[0], leaf_of<ReduceOp>(load.scalar(in + tid)));
+  }
+  if (block == 0 && tid < tail_count)
+  {
+    acc[Unroll - 1] = op(acc[Unroll - 1], leaf_of<ReduceOp>(load.scalar(tail + tid)));
+  }
+
+  for (std::int64_t t = first; t < min(end, full_tiles); ++t)
+  {
+    P v[Unroll];
+    load_packs<Threads>(body + t * tile + tid, load, v);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      acc[u] = op(acc[u], fold_pack8(v[u], op));
+    }
+  }
+  if (first <= full_tiles && full_tiles < end) // this block owns the partial last tile: same loads, predicated
+  {
+    const std::int64_t base = full_tiles * tile + tid;
+    P v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      if (base + u * Threads < packs)
+      {
+        v[u] = load.vector(body + base + u * Threads);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      if (base + u * Threads < packs)
+      {
+        acc[u] = op(acc[u], fold_pack8(v[u], op));
+      }
+    }
+  }
+
+#pragma unroll
+  for (int u = 1; u < Unroll; ++u)
+  {
+    acc[0] = op(acc[0], acc[u]);
+  }
+  return acc[0];
+}
+
+} // namespace redu::halves
