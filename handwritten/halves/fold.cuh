@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common/device/range_fold.cuh"
+#include "common/device/tiled_input.cuh"
 #include "handwritten/halves/widen.cuh"
 
 #include <cstdint>
@@ -27,16 +28,12 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
 {
   using P                     = Pack<T>;
   constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * Unroll;
-  const auto misalignment     = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
-  const std::int64_t head =
-      misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
-  const P* body                 = reinterpret_cast<const P*>(in + head);
-  const std::int64_t packs      = (n - head) / pack_size<T>;
-  const T* tail                 = in + head + packs * pack_size<T>;
-  const std::int64_t tail_count = n - head - packs * pack_size<T>;
+  const TiledInput<T> input(in, n);
+  const P* body                 = input.body;
+  const std::int64_t packs      = input.packs;
   const std::int64_t full_tiles = packs / tile;
   const std::int64_t first      = block * tiles_per_block;
-  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  const std::int64_t end        = min(first + tiles_per_block, input.tiles(tile));
   const int tid                 = threadIdx.x;
 
   float acc[Unroll];
@@ -45,13 +42,13 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
   {
     acc[u] = ReduceOp::template identity<float>();
   }
-  if (block == 0 && tid < head)
+  if (block == 0 && tid < input.head)
   {
     acc[0] = op(acc[0], leaf_of<ReduceOp>(load.scalar(in + tid)));
   }
-  if (block == 0 && tid < tail_count)
+  if (block == 0 && tid < input.tail_count)
   {
-    acc[Unroll - 1] = op(acc[Unroll - 1], leaf_of<ReduceOp>(load.scalar(tail + tid)));
+    acc[Unroll - 1] = op(acc[Unroll - 1], leaf_of<ReduceOp>(load.scalar(input.tail + tid)));
   }
 
   for (std::int64_t t = first; t < min(end, full_tiles); ++t)

@@ -19,6 +19,7 @@
 // reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/tiled_input.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 #include "handwritten/precision/exact_limbs.cuh"
@@ -177,27 +178,21 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   }
   __syncthreads();
 
-  // The input as an unaligned head, 16-byte packs, and a tail (as in common/device/range_fold.cuh).
-  const auto misalignment       = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
-  const std::int64_t head       = misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
-  const P* body                 = reinterpret_cast<const P*>(in + head);
-  const std::int64_t packs      = (n - head) / pack_size<T>;
-  const T* tail                 = in + head + packs * pack_size<T>;
-  const std::int64_t tail_count = n - head - packs * pack_size<T>;
-  constexpr std::int64_t tile   = static_cast<std::int64_t>(Threads) * unroll;
-  const std::int64_t first      = blockIdx.x * tiles_per_block;
-  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  const TiledInput<T> input(in, n);
+  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * unroll;
+  const std::int64_t first    = blockIdx.x * tiles_per_block;
+  const std::int64_t end      = min(first + tiles_per_block, input.tiles(tile));
   // Tiles between two flushes, so that a float running sum stays below 2^63 (terms_per_flush).
   constexpr std::int64_t tiles_per_flush = F::terms_per_flush / (unroll * pack_size<T>);
 
   RunningSum<T> running;
-  if (blockIdx.x == 0 && threadIdx.x < head)
+  if (blockIdx.x == 0 && threadIdx.x < input.head)
   {
     running.add(in[threadIdx.x], block_limbs);
   }
-  if (blockIdx.x == 0 && threadIdx.x < tail_count)
+  if (blockIdx.x == 0 && threadIdx.x < input.tail_count)
   {
-    running.add(tail[threadIdx.x], block_limbs);
+    running.add(input.tail[threadIdx.x], block_limbs);
   }
   const StreamingLoad load(true); // read once: evict first (handwritten/modern/modern_shape.cuh)
   for (std::int64_t t = first; t < end; ++t)
@@ -208,10 +203,10 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     for (int u = 0; u < unroll; ++u) // every load issued before any is used
     {
       const std::int64_t k = t * tile + u * Threads + threadIdx.x;
-      valid[u]             = k < packs;
+      valid[u]             = k < input.packs;
       if (valid[u])
       {
-        x[u] = load.vector(body + k);
+        x[u] = load.vector(input.body + k);
       }
     }
 #pragma unroll

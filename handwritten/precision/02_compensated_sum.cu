@@ -18,6 +18,7 @@
 // Knuth's TwoSum (TAOCP vol. 2, 4.2.2).
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/tiled_input.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 #include "handwritten/precision/precision_shape.cuh"
@@ -100,24 +101,19 @@ __global__ void __launch_bounds__(Threads)
                     Compensated<T>* partials, unsigned* ticket)
 {
   using P = Pack<T>;
-  const auto misalignment       = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
-  const std::int64_t head       = misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
-  const P* body                 = reinterpret_cast<const P*>(in + head);
-  const std::int64_t packs      = (n - head) / pack_size<T>;
-  const T* tail                 = in + head + packs * pack_size<T>;
-  const std::int64_t tail_count = n - head - packs * pack_size<T>;
-  constexpr std::int64_t tile   = static_cast<std::int64_t>(Threads) * unroll;
-  const std::int64_t first      = blockIdx.x * tiles_per_block;
-  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  const TiledInput<T> input(in, n);
+  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * unroll;
+  const std::int64_t first    = blockIdx.x * tiles_per_block;
+  const std::int64_t end      = min(first + tiles_per_block, input.tiles(tile));
 
   Compensated<T> slot[unroll]; // one chain per pack slot, so the chains' latencies overlap
-  if (blockIdx.x == 0 && threadIdx.x < head)
+  if (blockIdx.x == 0 && threadIdx.x < input.head)
   {
     slot[0].add(in[threadIdx.x]);
   }
-  if (blockIdx.x == 0 && threadIdx.x < tail_count)
+  if (blockIdx.x == 0 && threadIdx.x < input.tail_count)
   {
-    slot[unroll - 1].add(tail[threadIdx.x]);
+    slot[unroll - 1].add(input.tail[threadIdx.x]);
   }
   const StreamingLoad load(true); // read once: evict first (handwritten/modern/modern_shape.cuh)
   for (std::int64_t t = first; t < end; ++t)
@@ -127,7 +123,7 @@ __global__ void __launch_bounds__(Threads)
     for (int u = 0; u < unroll; ++u) // every load issued before any is used
     {
       const std::int64_t k = t * tile + u * Threads + threadIdx.x;
-      x[u]                 = k < packs ? load.vector(body + k) : P{};
+      x[u]                 = k < input.packs ? load.vector(input.body + k) : P{};
     }
 #pragma unroll
     for (int u = 0; u < unroll; ++u)
