@@ -3,6 +3,7 @@
 // (how ctest runs it, tests/CMakeLists.txt) a run in which nothing failed but something was skipped
 // exits with N, so ctest reports it as skipped, never as passed.
 #include "support/gpu.hpp"
+#include "support/skip_exit.hpp"
 
 #include <gtest/gtest.h>
 
@@ -29,25 +30,7 @@ int main(int argc, char** argv)
       testing::Test::RecordProperty("gpu", info.name);
     }
   }
-  int skipped_exit_code = 0;
-  for (int i = 1; i < argc; ++i)
-  {
-    const std::string arg = argv[i];
-    if (arg.rfind("--skipped_exit_code=", 0) == 0)
-    {
-      skipped_exit_code = std::atoi(arg.c_str() + arg.find('=') + 1);
-    }
-  }
-  const int failed                 = RUN_ALL_TESTS();
-  const testing::UnitTest& unit    = *testing::UnitTest::GetInstance();
-  if (unit.skipped_test_count() > 0)
-  {
-    std::fprintf(stderr, "[reduce_tests] %d of %d tests skipped%s%s\n", unit.skipped_test_count(),
-                 unit.test_to_run_count(), reason.empty() ? "" : ": ", reason.c_str());
-    if (failed == 0 && skipped_exit_code != 0)
-    {
-      return skipped_exit_code;
-    }
-  }
-  return failed;
+  const int skipped_code = redu::test::skipped_exit_code(argc, argv);
+  const int failed       = RUN_ALL_TESTS();
+  return redu::test::exit_status(failed, skipped_code, "reduce_tests", reason);
 }

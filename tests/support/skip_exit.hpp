@@ -1,0 +1,43 @@
+// How a test binary ends when some of its tests were skipped (no GPU, too few GPUs): one line that counts
+// them, and, when ctest asked for it with --skipped_exit_code=N, exit status N for a run in which nothing
+// failed, so ctest reports the run as skipped, never as passed. Shared by reduce_tests and multigpu_tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace redu::test
+{
+
+// The N of --skipped_exit_code=N on the command line (GoogleTest leaves unknown flags in argv), or 0.
+inline int skipped_exit_code(int argc, char** argv)
+{
+  int code = 0;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg.rfind("--skipped_exit_code=", 0) == 0)
+    {
+      code = std::atoi(arg.c_str() + arg.find('=') + 1);
+    }
+  }
+  return code;
+}
+
+// The exit status of a run whose RUN_ALL_TESTS() returned `failed`; `why` names the skips' reason.
+inline int exit_status(int failed, int skipped_code, const char* program, const std::string& why)
+{
+  const testing::UnitTest& unit = *testing::UnitTest::GetInstance();
+  if (unit.skipped_test_count() == 0)
+  {
+    return failed;
+  }
+  std::fprintf(stderr, "[%s] %d of %d tests skipped%s%s\n", program, unit.skipped_test_count(),
+               unit.test_to_run_count(), why.empty() ? "" : ": ", why.c_str());
+  return failed == 0 && skipped_code != 0 ? skipped_code : failed;
+}
+
+} // namespace redu::test
