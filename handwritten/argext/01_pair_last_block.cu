@@ -33,12 +33,12 @@ template <class T, class ArgOp>
 __global__ void __launch_bounds__(block_threads)
     pair_last_block(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, T* __restrict__ out,
                     std::int64_t* __restrict__ out_index, unsigned* ticket, std::int64_t* partial_index,
-                    T* partial_value)
+                    T* partial_value, bool evict_first)
 {
   const std::int64_t begin = blockIdx.x * chunk;
   const std::int64_t end   = begin + chunk < n ? begin + chunk : n;
   ArgPair<T> best          = fold_range_pair<block_threads, unroll, ArgOp>(
-      in, begin, end, 0, threadIdx.x, StreamingLoad(input_evict_first));
+      in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first));
   best = block_best<block_threads, ArgOp>(best);
   if (gridDim.x == 1)
   {
@@ -98,11 +98,14 @@ public:
     int resident          = 0;
     REDU_TRY((resident_blocks<kernel, block_threads>(resident)));
     const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(full_waves) * resident);
+    bool evict_first      = false;
+    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
     auto* base            = static_cast<unsigned char*>(ws.data);
     auto* partial_index   = reinterpret_cast<std::int64_t*>(base + indices_offset);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.chunk, static_cast<T*>(p.output), p.indices,
-        reinterpret_cast<unsigned*>(base), partial_index, reinterpret_cast<T*>(partial_index + max_grid));
+        reinterpret_cast<unsigned*>(base), partial_index, reinterpret_cast<T*>(partial_index + max_grid),
+        evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

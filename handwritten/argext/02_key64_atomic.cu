@@ -30,12 +30,13 @@ namespace
 template <class T, class ArgOp>
 __global__ void __launch_bounds__(block_threads)
     key64_atomic(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, T* __restrict__ out,
-                 std::int64_t* __restrict__ out_index, unsigned long long* word, unsigned* ticket)
+                 std::int64_t* __restrict__ out_index, unsigned long long* word, unsigned* ticket,
+                 bool evict_first)
 {
   const std::int64_t begin = blockIdx.x * chunk;
   const std::int64_t end   = begin + chunk < n ? begin + chunk : n;
   Key64Best<ArgOp, T> acc;
-  fold_range_arg<block_threads, unroll>(in, begin, end, 0, threadIdx.x, StreamingLoad(input_evict_first), acc);
+  fold_range_arg<block_threads, unroll>(in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first), acc);
   unsigned long long key = block_max_key<block_threads>(acc.best);
   if (threadIdx.x != 0)
   {
@@ -85,10 +86,12 @@ public:
     int resident          = 0;
     REDU_TRY((resident_blocks<kernel, block_threads>(resident)));
     const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(full_waves) * resident);
+    bool evict_first      = false;
+    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
     auto* word            = static_cast<unsigned long long*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.chunk,
                                                        static_cast<T*>(p.output), p.indices, word,
-                                                       reinterpret_cast<unsigned*>(word + 1));
+                                                       reinterpret_cast<unsigned*>(word + 1), evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

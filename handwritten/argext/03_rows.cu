@@ -43,12 +43,12 @@ static_assert(split_indices_offset % 8 == 0, "the indices are 8-byte aligned");
 template <class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
     warp_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
-                 std::int64_t* __restrict__ out_index)
+                 std::int64_t* __restrict__ out_index, bool evict_first)
 {
   const int lane                = threadIdx.x % 32;
   const std::int64_t first_warp = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / 32;
   const std::int64_t stride     = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
-  const StreamingLoad load(input_evict_first);
+  const StreamingLoad load(evict_first);
   for (std::int64_t r = first_warp; r < rows; r += stride) // the whole warp takes the same trips
   {
     const RowBounds row = bounds(r);
@@ -64,9 +64,9 @@ __global__ void __launch_bounds__(block_threads)
 template <class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
     block_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
-                  std::int64_t* __restrict__ out_index)
+                  std::int64_t* __restrict__ out_index, bool evict_first)
 {
-  const StreamingLoad load(input_evict_first);
+  const StreamingLoad load(evict_first);
   for (std::int64_t r = blockIdx.x; r < rows; r += gridDim.x)
   {
     const RowBounds row = bounds(r);
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(block_threads)
 template <class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
     split_rows(const T* __restrict__ in, Rows bounds, T* __restrict__ out, std::int64_t* __restrict__ out_index,
-               unsigned* tickets, std::int64_t* partial_index, T* partial_value)
+               unsigned* tickets, std::int64_t* partial_index, T* partial_value, bool evict_first)
 {
   const std::int64_t r         = blockIdx.y;
   const std::int64_t per_row   = gridDim.x;
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(block_threads)
   const std::int64_t begin     = row.begin + blockIdx.x * chunk < row.end ? row.begin + blockIdx.x * chunk : row.end;
   const std::int64_t end       = begin + chunk < row.end ? begin + chunk : row.end;
   ArgPair<T> best              = fold_range_pair<block_threads, row_unroll, ArgOp>(
-      in, begin, end, row.begin, threadIdx.x, StreamingLoad(input_evict_first));
+      in, begin, end, row.begin, threadIdx.x, StreamingLoad(evict_first));
   best = block_best<block_threads, ArgOp>(best);
 
   const std::int64_t slot = r * per_row + blockIdx.x;
@@ -163,11 +163,13 @@ private:
     auto* out                  = static_cast<T*>(p.output);
     const std::int64_t rows    = p.segments;
     const std::int64_t average = p.n / rows;
+    bool evict_first           = false;
+    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
     if (average <= warp_row_max_length)
     {
       const std::int64_t blocks = std::min((rows + warps_per_block - 1) / warps_per_block, rows_grid_cap);
       warp_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
-                                                                                          p.indices);
+                                                                                          p.indices, evict_first);
       REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
@@ -183,13 +185,14 @@ private:
       auto* partial_index = reinterpret_cast<std::int64_t*>(base + split_indices_offset);
       const dim3 grid(static_cast<unsigned>(per_row), static_cast<unsigned>(rows));
       split<<<grid, block_threads, 0, stream>>>(in, bounds, out, p.indices, reinterpret_cast<unsigned*>(base),
-                                                partial_index, reinterpret_cast<T*>(partial_index + split_max_blocks));
+                                                partial_index, reinterpret_cast<T*>(partial_index + split_max_blocks),
+                                                evict_first);
       REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
     const std::int64_t blocks = std::min(rows, rows_grid_cap);
     block_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
-                                                                                        p.indices);
+                                                                                        p.indices, evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/contract/status.hpp"
+#include "common/device/l2_policy.cuh"
 #include "common/device/per_device.cuh"
 #include "common/device/vector_load.cuh"
 
@@ -20,8 +21,8 @@ inline constexpr int block_threads = 256;
 // 16-byte loads per thread in flight before any is compared: 128 bytes per thread, 32 KiB per block and
 // tile, the modern family's choice.
 inline constexpr int unroll = 8;
-// The input is read once: L2 evict_first at every size (modern_shape.cuh, input_evict_first, says why).
-inline constexpr bool input_evict_first = true;
+// The input's L2 priority: evict_first when it is larger than the L2, evict_normal when it fits
+// (common/device/l2_policy.cuh says why), chosen per call.
 
 // Full arrays: a grid of at most full_waves waves of resident blocks, each a contiguous run of tiles.
 // Fewer waves than the modern family's 64: each block leaves a 12- or 16-byte pair (not 4 bytes), and

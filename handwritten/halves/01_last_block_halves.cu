@@ -31,11 +31,12 @@ constexpr std::size_t partials_offset = 16;
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
     last_block_halves(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                      Output<T, ReduceOp>* __restrict__ out, float* partials, unsigned* ticket)
+                      Output<T, ReduceOp>* __restrict__ out, float* partials, unsigned* ticket,
+                      bool evict_first)
 {
   const ReduceOp op{};
   const float mine = fold_half_tiles<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block,
-                                                            StreamingLoad(modern::input_evict_first), op);
+                                                            StreamingLoad(evict_first), op);
   float value      = block_reduce<block_threads>(mine, op);
   if (gridDim.x > 1)
   {
@@ -91,7 +92,7 @@ public:
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<Output<T, ReduceOp>*>(p.output),
-        reinterpret_cast<float*>(base + partials_offset), reinterpret_cast<unsigned*>(base));
+        reinterpret_cast<float*>(base + partials_offset), reinterpret_cast<unsigned*>(base), shape.evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

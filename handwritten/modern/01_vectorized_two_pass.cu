@@ -31,9 +31,9 @@ namespace
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
     vectorized_partials(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                        T* __restrict__ out, ReduceOp op)
+                        T* __restrict__ out, bool evict_first, ReduceOp op)
 {
-  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
+  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (threadIdx.x == 0)
   {
     out[blockIdx.x] = value;
@@ -64,16 +64,17 @@ public:
     auto* out      = static_cast<T*>(p.output);
     if (shape.blocks == 1)
     {
-      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, out, ReduceOp{});
+      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, out, shape.evict_first, ReduceOp{});
       REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
     auto* partials = static_cast<T*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, partials,
-                                                       ReduceOp{});
+                                                       shape.evict_first, ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
-    // One block takes every tile of the partials (tiles_per_block = their count is enough).
-    kernel<<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, out, ReduceOp{});
+    // One block takes every tile of the partials (tiles_per_block = their count is enough); they are
+    // few and were just written, so they stay evict_normal.
+    kernel<<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, out, false, ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

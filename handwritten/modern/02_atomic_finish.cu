@@ -102,9 +102,10 @@ template <class T, class ReduceOp> struct Accumulator
 template <int Threads, class T, class ReduceOp>
 __global__ void __launch_bounds__(Threads)
     atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                  T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket, ReduceOp op)
+                  T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket,
+                  bool evict_first, ReduceOp op)
 {
-  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
+  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (threadIdx.x != 0)
   {
     return;
@@ -178,7 +179,8 @@ private:
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  static_cast<T*>(p.output), accumulator,
-                                                 reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});
+                                                 reinterpret_cast<unsigned*>(accumulator + 1), shape.evict_first,
+                                                 ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -31,9 +31,9 @@ constexpr std::size_t partials_offset = 16;
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
     last_block_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                      T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
+                      T* __restrict__ out, T* partials, unsigned* ticket, bool evict_first, ReduceOp op)
 {
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (gridDim.x == 1)
   {
     if (threadIdx.x == 0)
@@ -89,7 +89,8 @@ public:
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<T*>(p.output),
-        reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base), ReduceOp{});
+        reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base), shape.evict_first,
+        ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

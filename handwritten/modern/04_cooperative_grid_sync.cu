@@ -26,9 +26,9 @@ namespace
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
     cooperative_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                       T* __restrict__ out, T* partials, ReduceOp op)
+                       T* __restrict__ out, T* partials, bool evict_first, ReduceOp op)
 {
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (gridDim.x == 1)
   {
     if (threadIdx.x == 0)
@@ -77,8 +77,9 @@ public:
     std::int64_t per_block = shape.tiles_per_block;
     auto* out              = static_cast<T*>(p.output);
     auto* partials         = static_cast<T*>(ws.data);
+    bool evict_first       = shape.evict_first;
     ReduceOp op{};
-    void* args[] = {&in, &n, &per_block, &out, &partials, &op};
+    void* args[] = {&in, &n, &per_block, &out, &partials, &evict_first, &op};
     REDU_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
                                               dim3(block_threads), args, 0, stream));
     return Status::success();

@@ -36,14 +36,14 @@ constexpr std::size_t partials_offset = 16;
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
     cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                   T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
+                   T* __restrict__ out, T* partials, unsigned* ticket, bool evict_first, ReduceOp op)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg                    = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
   __shared__ T block_value;
 
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(input_evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
   if (threadIdx.x == 0)
   {
     block_value = value;
@@ -133,15 +133,16 @@ public:
     // Many waves as in lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
     int waves = 0;
     REDU_TRY(grid_waves(waves));
-    const LaunchShape shape = shape_for<T>(
+    LaunchShape shape = shape_for<T>(
         p.n, block_threads * unroll, static_cast<std::int64_t>(waves) * resident_clusters * cluster_blocks);
+    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), shape.evict_first));
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);
     REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                      static_cast<T*>(p.output),
                                      reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base),
-                                     ReduceOp{}));
+                                     shape.evict_first, ReduceOp{}));
     return Status::success();
   }
 };

@@ -2,6 +2,7 @@
 // constants in modern_shape.cuh and the device's resident blocks.
 #pragma once
 
+#include "common/device/l2_policy.cuh"
 #include "common/device/per_device.cuh"
 #include "common/contract/status.hpp"
 #include "common/host/tuning.hpp"
@@ -18,6 +19,7 @@ struct LaunchShape
 {
   int blocks                   = 1;
   std::int64_t tiles_per_block = 1; // contiguous tiles of Threads x Unroll 16-byte packs (fold_tiles)
+  bool evict_first             = false; // the L2 priority of the input's loads (common/device/l2_policy.cuh)
 };
 
 // Shape for n elements of T in tiles of `tile_packs` packs, at most `max_blocks` blocks: one tile per
@@ -68,14 +70,15 @@ inline Status large_input_bytes_log2(int& log2_bytes)
   return tuned(cache, "modern.large_input_log2", large_input_log2, 1, 62, log2_bytes);
 }
 
-// The shape for a kernel of this family: at most `waves` waves of its resident blocks.
+// The shape for a kernel of this family: at most `waves` waves of its resident blocks, and the L2
+// priority for n elements of T on this device.
 template <auto Kernel, int Threads, int Unroll, class T>
 Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
 {
   int resident = 0;
   REDU_TRY((resident_blocks<Kernel, Threads>(resident)));
   shape = shape_for<T>(n, Threads * Unroll, static_cast<std::int64_t>(waves) * resident);
-  return Status::success();
+  return input_evict_first(static_cast<std::size_t>(n) * sizeof(T), shape.evict_first);
 }
 
 } // namespace redu::modern

@@ -42,11 +42,7 @@ inline constexpr int cooperative_waves = 1;
 // over DSMEM, is as wide as it can be everywhere.
 inline constexpr int cluster_blocks = 8;
 
-// The input loads carry L2 evict_first at every size: the input is read once, so its lines should make
-// room for each other, not for the lines already resident. The rule before (evict_first up to 8 x L2,
-// evict_normal above, from H100 runs after a flush that left the L2 dirty, idea 7) cost the H200 13% at
-// 2^28-2^30 floats; always evict_first cost the H100 at most 0.3% there (idea 20, both GPUs, read-flushed
-// L2). Inputs that fit in the L2 keep the policy they always had.
-inline constexpr bool input_evict_first = true;
+// The input loads' L2 priority is not a constant: evict_first for inputs larger than the L2, evict_normal
+// for those that fit, from the device's L2 size (common/device/l2_policy.cuh; NOTES.md, ideas 20 and 21).
 
 } // namespace redu::modern

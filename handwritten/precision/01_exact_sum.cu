@@ -161,7 +161,7 @@ __device__ __noinline__ void finish_block(long long* block_limbs, unsigned block
 template <int Threads, class T>
 __global__ void __launch_bounds__(Threads, 1024 / Threads)
     exact_sum(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, T* __restrict__ out,
-              ExactWorkspace<T>* global)
+              ExactWorkspace<T>* global, bool evict_first)
 {
   using F         = ExactFormat<T>;
   using P         = Pack<T>;
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   {
     running.add(input.tail[threadIdx.x], block_limbs);
   }
-  const StreamingLoad load(true); // read once: evict first (handwritten/modern/modern_shape.cuh)
+  const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
   for (std::int64_t t = first; t < end; ++t)
   {
     P x[unroll];
@@ -243,16 +243,17 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
 }
 template <class T>
 Status launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, int threads,
-              std::int64_t tiles_per_block, cudaStream_t stream)
+              std::int64_t tiles_per_block, bool evict_first, cudaStream_t stream)
 {
   auto* global = static_cast<ExactWorkspace<T>*>(workspace);
   if (threads == 128)
   {
-    exact_sum<128, T><<<blocks, 128, 0, stream>>>(in, n, tiles_per_block, out, global);
+    exact_sum<128, T><<<blocks, 128, 0, stream>>>(in, n, tiles_per_block, out, global, evict_first);
   }
   else
   {
-    exact_sum<block_threads, T><<<blocks, block_threads, 0, stream>>>(in, n, tiles_per_block, out, global);
+    exact_sum<block_threads, T><<<blocks, block_threads, 0, stream>>>(in, n, tiles_per_block, out, global,
+                                                                      evict_first);
   }
   REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
@@ -273,7 +274,9 @@ Status checked_launch(const T* in, std::int64_t n, T* out, void* workspace, int 
     return Status::invalid("exact sum: " + std::to_string(blocks) + " blocks of " + std::to_string(tiles_per_block)
                            + " tiles do not cover " + std::to_string(tiles) + " tiles");
   }
-  return launch(in, n, out, workspace, blocks, threads, tiles_per_block, stream);
+  bool evict_first = false;
+  REDU_TRY(input_evict_first(static_cast<std::size_t>(n) * sizeof(T), evict_first));
+  return launch(in, n, out, workspace, blocks, threads, tiles_per_block, evict_first, stream);
 }
 
 // Correctly rounded: |result - exact| <= u |exact| <= u sum|x|.
@@ -306,7 +309,7 @@ public:
     modern::LaunchShape shape;
     REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
     return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks,
-                  block_threads, shape.tiles_per_block, stream);
+                  block_threads, shape.tiles_per_block, shape.evict_first, stream);
   }
 };
 

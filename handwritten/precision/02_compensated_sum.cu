@@ -98,7 +98,7 @@ constexpr std::size_t partials_offset = 16;
 template <int Threads, class T>
 __global__ void __launch_bounds__(Threads)
     compensated_sum(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, T* __restrict__ out,
-                    Compensated<T>* partials, unsigned* ticket)
+                    Compensated<T>* partials, unsigned* ticket, bool evict_first)
 {
   using P = Pack<T>;
   const TiledInput<T> input(in, n);
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(Threads)
   {
     slot[unroll - 1].add(input.tail[threadIdx.x]);
   }
-  const StreamingLoad load(true); // read once: evict first (handwritten/modern/modern_shape.cuh)
+  const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
   for (std::int64_t t = first; t < end; ++t)
   {
     P x[unroll];
@@ -209,7 +209,7 @@ public:
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                        static_cast<T*>(p.output),
                                                        reinterpret_cast<Compensated<T>*>(base + partials_offset),
-                                                       reinterpret_cast<unsigned*>(base));
+                                                       reinterpret_cast<unsigned*>(base), shape.evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -9,8 +9,10 @@
 //   length (16-byte vectors)   mapping                                         where
 //   equal rows, 2^k <= 256     one warp-wide tile of 8 x 512 B loads covers      pow2_rows.cuh
 //                              2^k-lane groups of rows; shuffles per row         (reduce_pow2_rows)
-//   >= 1024 equal rows of      one block per row: enough rows to fill the GPU    block_per_segment.cuh, or
-//   >= 2048 elements           and long enough to stream                         leimao v2 over 32 KiB
+//   equal rows >= 32 KiB       one block per 32 KiB tile of every row, then a    tiled_rows.cuh
+//                              block per row over its partials, in tile order
+//   >= 1024 equal rows of      one block per row: enough rows to fill the GPU    block_per_segment.cuh
+//   >= 2048 elements           and long enough to stream
 //   >= 1024 segments of        one block per segment, except those over both     block_per_segment.cuh
 //   >= 2048 elements on        128 KiB and 4 x the average length, which go to   (reduce_block_per_segment)
 //   average (offsets)          the big list (last row); blocks of 512 threads
@@ -52,7 +54,6 @@
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
 #include "common/device/per_device.cuh"
 #include "common/contract/typed_reduction.cuh"
-#include "handwritten/leimao/02_batched_reduce_sum_v2.cuh"
 #include "handwritten/segmented/big_and_medium.cuh"
 #include "handwritten/segmented/block_per_segment.cuh"
 #include "handwritten/segmented/classify_small.cuh"
@@ -60,6 +61,7 @@
 #include "handwritten/segmented/scratch_layout.cuh"
 #include "handwritten/segmented/segment_bounds.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
+#include "handwritten/segmented/tiled_rows.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -129,20 +131,21 @@ public:
         REDU_CUDA_TRY(cudaPeekAtLastError());
         return Status::success();
       }
-      // Thousands of long rows: one block per row already keeps every SM streaming, and it needs no
-      // classification pass and no second launch. Rows that one block reads in a single round of loads
-      // (<= 32 KiB) take reduce_block_per_segment, whose loads are all in flight at once; longer rows
-      // Lei Mao's v2, whose strided loop streams them as well or better (NOTES.md, 'block per row').
+      // Rows of at least one tile (32 KiB), however few: a block per tile of every row, then a block per
+      // row folds its partials (tiled_rows.cuh); the partials take the piece slots of the general path.
+      if (p.row_length() >= elements<T>(row_tile_vectors))
+      {
+        return launch_tiled_rows<T, ReduceOp>(in, out, p.segments, p.row_length(),
+                                              carve<T>(ws.data, layout<T>(p)).piece_slots, stream);
+      }
+      // Thousands of rows of 8-32 KiB: one block per row keeps every SM streaming, needs no
+      // classification pass and no second launch, and has all of a row's loads in flight at once
+      // (NOTES.md, 'block per row').
       if (p.segments >= min_rows_for_block_per_row && p.row_length() >= min_length_for_block_per_row)
       {
-        if (p.row_length() <= elements<T>(chunk_vectors))
-        {
-          // No row is split (split_above is the row length), so the workspace lists stay untouched.
-          return launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(
-              in, out, EqualRows{p.row_length()}, p.segments, p.row_length(), carve<T>(ws.data, layout<T>(p)), stream);
-        }
-        return leimao::launch_batched_v2<T, ReduceOp>(leimao::RowStore<T>{out}, in, p.segments, p.row_length(), p.n,
-                                                      stream);
+        // No row is split (split_above is the row length), so the workspace lists stay untouched.
+        return launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(
+            in, out, EqualRows{p.row_length()}, p.segments, p.row_length(), carve<T>(ws.data, layout<T>(p)), stream);
       }
       return run_general<T, ReduceOp>(p, ws, EqualRows{p.row_length()}, stream);
     }

@@ -1,0 +1,44 @@
+// Host side: which L2 eviction priority the 16-byte loads of a read-once input take (StreamingLoad in
+// vector_load.cuh), chosen from the input's size and the device's L2 size.
+//
+// Rule: evict_first when the input is larger than the L2, evict_normal when it fits.
+// Why, for inputs larger than the L2: nothing of them can still be resident when the next pass starts, so
+// their lines should replace each other, not the lines already resident. On an H200 that read 13-15%
+// faster at 2^28-2^30 floats; on an H100 it moved by at most 0.3% (handwritten/modern/NOTES.md, idea 20).
+// Why, for inputs that fit: a reduction often reads what the previous kernel just wrote, or the same data
+// again, and then the input is already in the L2. evict_first lines only displace one another, so an
+// evict_first input keeps a small share of the L2 however much is free: with it, modern.atomic ran no
+// faster with the L2 hot than cold at 2^22-2^23 floats on either GPU (10.5 vs 10.6 us on the H100), where
+// the floor search's hot winners all used evict_normal or plain read-only loads (5.9 us) and CUB ran
+// 8.1 us (results of code_id 7e8083b42296748e; NOTES.md, idea 21).
+#pragma once
+
+#include "common/contract/status.hpp"
+#include "common/device/per_device.cuh"
+
+#include <cstddef>
+#include <cuda_runtime.h>
+
+namespace redu
+{
+
+// The current device's L2 size in bytes.
+inline Status l2_cache_bytes(int& bytes)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return cached_per_device(cache, bytes, [](int device, int& value) {
+    REDU_CUDA_TRY(cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, device));
+    return Status::success();
+  });
+}
+
+// The rule above, for an input of `input_bytes` on the current device.
+inline Status input_evict_first(std::size_t input_bytes, bool& evict_first)
+{
+  int l2 = 0;
+  REDU_TRY(l2_cache_bytes(l2));
+  evict_first = input_bytes > static_cast<std::size_t>(l2);
+  return Status::success();
+}
+
+} // namespace redu
