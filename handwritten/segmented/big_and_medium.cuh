@@ -230,20 +230,9 @@ template <class T, class ReduceOp>
 Status launch_second(const T* in, T* out, const Scratch<T>& scratch, cudaStream_t stream)
 {
   constexpr auto kernel = reduce_big_and_medium<T, ReduceOp>;
-  int blocks = 0, major = 0;
+  int blocks = 0;
   REDU_TRY((resident_blocks<kernel, block_threads>(blocks)));
-  REDU_TRY(compute_capability_major(major));
-  cudaLaunchAttribute overlap{};
-  overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim  = dim3(blocks);
-  config.blockDim = dim3(block_threads);
-  config.stream   = stream;
-  config.attrs    = &overlap;
-  config.numAttrs = major >= 9 ? 1 : 0; // programmatic dependent launch exists from sm_90 on
-  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, in, out, scratch, ReduceOp{}));
-  return Status::success();
+  return launch_dependent(kernel, static_cast<unsigned>(blocks), block_threads, stream, in, out, scratch, ReduceOp{});
 }
 
 } // namespace

@@ -1,6 +1,10 @@
-// Programmatic dependent launch, device side: the first launch's kernels let the second launch start
-// early, and the second launch waits for the first to finish (the host side is launch_second()).
+// Programmatic dependent launch: the first launch's kernels let the second launch start early, and the
+// second launch waits for the first to finish (device side); the second launch is started with
+// programmatic stream serialisation (host side, launch_dependent()).
 #pragma once
+
+#include "common/contract/status.hpp"
+#include "common/device/per_device.cuh"
 
 #include <cuda_runtime.h>
 
@@ -25,6 +29,27 @@ __device__ __forceinline__ void wait_for_first_launch()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+// Host side: launches kernel<<<blocks, threads, 0, stream>>>(args...) as a programmatic dependent of
+// the launch before it on `stream` (an ordinary launch before sm_90, where the attribute does not exist).
+template <class... Params, class... Args>
+Status launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t stream,
+                        Args... args)
+{
+  int major = 0;
+  REDU_TRY(compute_capability_major(major));
+  cudaLaunchAttribute overlap{};
+  overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim  = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.stream   = stream;
+  config.attrs    = &overlap;
+  config.numAttrs = major >= 9 ? 1 : 0;
+  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, args...));
+  return Status::success();
 }
 
 } // namespace redu::segmented

@@ -16,7 +16,6 @@
 
 #include "common/contract/status.hpp"
 #include "common/device/l2_policy.cuh"
-#include "common/device/per_device.cuh"
 #include "common/device/range_fold.cuh"
 #include "handwritten/segmented/dependent_launch.cuh"
 #include "handwritten/segmented/segmented_shape.cuh"
@@ -86,20 +85,8 @@ Status launch_tiled_rows(const T* in, T* out, std::int64_t rows, std::int64_t ro
 
   // The fold as a programmatic dependent, as launch_second() in big_and_medium.cuh: its launch latency
   // overlaps the first launch's last wave.
-  int major = 0;
-  REDU_TRY(compute_capability_major(major));
-  cudaLaunchAttribute overlap{};
-  overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim  = dim3(static_cast<unsigned>(rows));
-  config.blockDim = dim3(block_threads);
-  config.stream   = stream;
-  config.attrs    = &overlap;
-  config.numAttrs = major >= 9 ? 1 : 0;
-  REDU_CUDA_TRY(cudaLaunchKernelEx(&config, fold_row_partials<T, ReduceOp>, static_cast<const T*>(partials), tiles,
-                                   out, ReduceOp{}));
-  return Status::success();
+  return launch_dependent(fold_row_partials<T, ReduceOp>, static_cast<unsigned>(rows), block_threads, stream,
+                          static_cast<const T*>(partials), tiles, out, ReduceOp{});
 }
 
 } // namespace redu::segmented
