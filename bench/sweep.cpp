@@ -85,12 +85,18 @@ bool is_sum(Op op)
 // The default sweep times every operator, at fewer sizes for those that are not sums so that it stays
 // within a device session: full arrays of f32 and i32 at 2^16, 2^18, ..., 2^30 for min, max, argmin and
 // argmax; batched and segmented f32 for sum, max and argmax, argmax also on the sampling shapes. The
-// sums keep every size and type. Operators or types named on the command line get every size.
+// sums of f32, i32 and f64 keep every size; bf16 and f16 (halves) are timed for sum only, full arrays
+// at 2^16, 2^18, ..., 2^30. Operators or types named on the command line get every size.
 struct Trim
 {
   bool active = false;
   bool keeps(DType dtype, Op op, Kind kind, std::int64_t log2_n) const
   {
+    const bool half = dtype == DType::bf16 || dtype == DType::f16;
+    if (active && half)
+    {
+      return op == Op::sum && kind == Kind::full && log2_n >= 16 && log2_n % 2 == 0;
+    }
     if (!active || is_sum(op))
     {
       return true;
@@ -128,7 +134,7 @@ std::vector<BenchCase> build_sweep(const Options& o)
   const bool quick       = o.sweep == "quick";
   const std::int64_t segmented_total = quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 28);
   std::vector<DType> full_dtypes = quick ? std::vector<DType>{DType::f32}
-                                         : std::vector<DType>{DType::f32, DType::i32, DType::f64};
+                                         : std::vector<DType>{DType::f32, DType::i32, DType::f64, DType::bf16, DType::f16};
   // Every operator (sum_squares because the transform-reduce baselines offer only it); Trim says at
   // which sizes. The quick sweep times sums only.
   std::vector<Op> default_ops = quick ? std::vector<Op>{Op::sum, Op::sum_squares}

@@ -1,5 +1,7 @@
 #include "report/provenance.hpp"
 
+#include "common/host/tuning.hpp"
+
 #include <cub/version.cuh>
 
 #ifndef REDU_BUILD_TYPE
@@ -17,6 +19,15 @@ std::string cccl_version()
 {
   return std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "."
          + std::to_string(CUB_VERSION % 100);
+}
+
+// The launch-shape table the kernels read on this GPU (common/host/tuning.hpp). Not part of the code_id
+// (scripts/code_id.sh): a table is data measured on one GPU model, so it is named here, values included.
+std::string tuning()
+{
+  std::string description;
+  const Status s = tuning_in_use(description);
+  return s.ok() ? description : "unreadable: " + s.message();
 }
 
 } // namespace
@@ -40,6 +51,7 @@ std::vector<ContextEntry> provenance(const std::string& program, const std::stri
     {"cuda_runtime_version", cuda_version_string(device.runtime_version)},
     {"cccl_version", cccl_version()},
     {"build_type", REDU_BUILD_TYPE},
+    {"tuning", tuning()},
   };
 }
 

@@ -19,6 +19,7 @@ using ContextEntry = std::pair<std::string, std::string>;
 //   gpu_name, gpu_slug, compute_capability, sm_count, l2_bytes,
 //   memory_clock_khz, bus_width_bits, peak_gbps, copy_gbps        where it ran
 //   driver_version, cuda_runtime_version, cccl_version, build_type  with what software
+//   tuning                                 the launch-shape table read (tuning/<gpu-slug>.txt), values included
 // Each program writes its own keys after these:
 //   reduce_bench:   l2_mode, timing, sweep
 //   accuracy_study: data, reference, repeats

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace redu::test
@@ -35,8 +36,28 @@ TEST(TuningTable, RefusesAMalformedLineByNumber)
   EXPECT_FALSE(parse_tuning_table("modern.waves 16 32\n", table).ok());
 }
 
-TEST(TuningTable, EveryCheckedInTableParses)
+// The names tuning/README.md documents, from its table's rows ("| `modern.waves` | 64 | ...").
+std::set<std::string> documented_names()
 {
+  std::ifstream in(std::string(REDU_SOURCE_DIR) + "/tuning/README.md");
+  std::set<std::string> names;
+  std::string line;
+  while (std::getline(in, line))
+  {
+    if (line.rfind("| `", 0) == 0)
+    {
+      names.insert(line.substr(3, line.find('`', 3) - 3));
+    }
+  }
+  return names;
+}
+
+// A table parses, and names only values some kernel reads: a misspelt name would otherwise be ignored
+// and the kernel would run on its default.
+TEST(TuningTable, EveryCheckedInTableParsesAndNamesOnlyDocumentedValues)
+{
+  const std::set<std::string> known = documented_names();
+  ASSERT_FALSE(known.empty()) << "tuning/README.md lists no names";
   int tables = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(REDU_SOURCE_DIR) + "/tuning"))
   {
@@ -50,6 +71,10 @@ TEST(TuningTable, EveryCheckedInTableParses)
     TuningTable table;
     const Status s = parse_tuning_table(text.str(), table);
     EXPECT_TRUE(s.ok()) << entry.path() << ": " << s.message();
+    for (const auto& [name, value] : table)
+    {
+      EXPECT_TRUE(known.count(name) == 1) << entry.path() << " sets " << name << ", which tuning/README.md does not list";
+    }
     ++tables;
   }
   if (tables == 0)

@@ -39,20 +39,31 @@ Status parse_tuning_table(const std::string& text, TuningTable& table)
 namespace
 {
 
+// A device's table and where it came from (for the results' provenance).
+struct LoadedTable
+{
+  TuningTable values;
+  std::string source;
+};
+
 // The table for one device: REDU_TUNING_FILE, else tuning/<gpu-slug>.txt in the source tree, else none.
-Status load_table(int device, TuningTable& table)
+Status load_table(int device, LoadedTable& table)
 {
   std::string path;
+  std::string shown; // the path as the provenance names it
   if (const char* file = std::getenv("REDU_TUNING_FILE"); file != nullptr)
   {
-    path = file;
+    path  = file;
+    shown = "REDU_TUNING_FILE=" + path;
   }
   else
   {
     cudaDeviceProp props{};
     REDU_CUDA_TRY(cudaGetDeviceProperties(&props, device));
-    path = std::string(REDU_TUNING_DIR) + "/" + gpu_slug(props.name) + ".txt";
+    shown = "tuning/" + gpu_slug(props.name) + ".txt";
+    path  = std::string(REDU_TUNING_DIR) + "/" + gpu_slug(props.name) + ".txt";
   }
+  table.source = "none (the documented defaults)";
   if (path.empty())
   {
     return Status::success();
@@ -68,10 +79,30 @@ Status load_table(int device, TuningTable& table)
   }
   std::stringstream text;
   text << in.rdbuf();
-  if (const Status s = parse_tuning_table(text.str(), table); !s.ok())
+  if (const Status s = parse_tuning_table(text.str(), table.values); !s.ok())
   {
     return Status::invalid(path + ": " + s.message());
   }
+  table.source = shown;
+  return Status::success();
+}
+
+// The current device's table, loaded on first use and kept.
+Status current_table(const LoadedTable*& table)
+{
+  static std::mutex mutex;
+  static std::map<int, LoadedTable> tables;
+  int device = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto found = tables.find(device);
+  if (found == tables.end())
+  {
+    LoadedTable loaded;
+    REDU_TRY(load_table(device, loaded));
+    found = tables.emplace(device, std::move(loaded)).first;
+  }
+  table = &found->second; // entries of a std::map never move
   return Status::success();
 }
 
@@ -79,20 +110,22 @@ Status load_table(int device, TuningTable& table)
 
 Status tuned_value(const std::string& name, long long fallback, long long& value)
 {
-  static std::mutex mutex;
-  static std::map<int, TuningTable> tables;
-  int device = 0;
-  REDU_CUDA_TRY(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = tables.find(device);
-  if (found == tables.end())
+  const LoadedTable* table = nullptr;
+  REDU_TRY(current_table(table));
+  const auto entry = table->values.find(name);
+  value            = entry == table->values.end() ? fallback : entry->second;
+  return Status::success();
+}
+
+Status tuning_in_use(std::string& description)
+{
+  const LoadedTable* table = nullptr;
+  REDU_TRY(current_table(table));
+  description = table->source;
+  for (const auto& [name, value] : table->values)
   {
-    TuningTable table;
-    REDU_TRY(load_table(device, table));
-    found = tables.emplace(device, std::move(table)).first;
+    description += (&value == &table->values.begin()->second ? ": " : ", ") + name + " " + std::to_string(value);
   }
-  const auto entry = found->second.find(name);
-  value            = entry == found->second.end() ? fallback : entry->second;
   return Status::success();
 }
 

@@ -24,4 +24,8 @@ Status parse_tuning_table(const std::string& text, TuningTable& table);
 // The value called `name` for the current device, or `fallback` when its table has none.
 Status tuned_value(const std::string& name, long long fallback, long long& value);
 
+// The current device's table for a results file's provenance: where it was read from and its values
+// ("tuning/nvidia-h200.txt: argext.waves 4, modern.waves 64"), or "none (the documented defaults)".
+Status tuning_in_use(std::string& description);
+
 } // namespace redu

@@ -96,8 +96,10 @@ public:
   {
     constexpr auto kernel = pair_last_block<T, ArgOp>;
     int resident          = 0;
+    int waves             = 0;
     REDU_TRY((resident_blocks<kernel, block_threads>(resident)));
-    const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(full_waves) * resident);
+    REDU_TRY(full_grid_waves(waves));
+    const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(waves) * resident);
     bool evict_first      = false;
     REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
     auto* base            = static_cast<unsigned char*>(ws.data);

@@ -6,6 +6,7 @@
 #include "common/contract/status.hpp"
 #include "common/device/l2_policy.cuh"
 #include "common/device/per_device.cuh"
+#include "common/device/tuned_per_device.cuh"
 #include "common/device/vector_load.cuh"
 
 #include <atomic>
@@ -24,11 +25,13 @@ inline constexpr int unroll = 8;
 // The input's L2 priority: evict_first when it is larger than the L2, evict_normal when it fits
 // (common/device/l2_policy.cuh says why), chosen per call.
 
-// Full arrays: a grid of at most full_waves waves of resident blocks, each a contiguous run of tiles.
+// Full arrays: a grid of at most this many waves of resident blocks, each a contiguous run of tiles.
 // Fewer waves than the modern family's 64: each block leaves a 12- or 16-byte pair (not 4 bytes), and
 // the last block reads them all alone; 16 waves of ~8 blocks per SM is ~17k partials (~200 KiB) on an
-// H100, ~1% of a 2^28-float read.
-inline constexpr int full_waves = 16;
+// H100, ~1% of a 2^28-float read. A default: a GPU's table (tuning/<gpu-slug>.txt, "argext.waves") may
+// set another, as for the modern family (every block ends with a grid ticket, whose cost per block is
+// not the same on every GPU: handwritten/modern/NOTES.md, idea 22).
+inline constexpr int default_full_waves = 16;
 // Upper bound on every full-array grid, so the workspace is sized without asking the device.
 inline constexpr int max_grid = 65536;
 
@@ -60,6 +63,13 @@ inline Status multiprocessors(int& sms)
     REDU_CUDA_TRY(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
     return Status::success();
   });
+}
+
+// Waves of resident blocks a full-array grid may hold (default_full_waves, or this GPU's table).
+inline Status full_grid_waves(int& waves)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "argext.waves", default_full_waves, 1, 1024, waves);
 }
 
 // A full array's grid: `blocks` blocks, each a contiguous chunk of `chunk` elements (a whole number of

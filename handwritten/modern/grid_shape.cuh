@@ -4,12 +4,11 @@
 
 #include "common/device/l2_policy.cuh"
 #include "common/device/per_device.cuh"
+#include "common/device/tuned_per_device.cuh"
 #include "common/contract/status.hpp"
-#include "common/host/tuning.hpp"
 #include "handwritten/modern/modern_shape.cuh"
 
 #include <cstdint>
-#include <string>
 #include <cuda_runtime.h>
 
 namespace redu::modern
@@ -38,36 +37,18 @@ template <class T> LaunchShape shape_for(std::int64_t n, int tile_packs, std::in
   return shape;
 }
 
-// A value of this family's table for the current GPU model (common/host/tuning.hpp; the defaults and
-// their rules are in modern_shape.cuh), kept per device. Refused outside [lowest, highest].
-template <class Cache>
-Status tuned(Cache& cache, const char* name, int fallback, int lowest, int highest, int& value)
-{
-  return cached_per_device(cache, value, [&](int, int& v) {
-    long long t = 0;
-    REDU_TRY(tuned_value(name, fallback, t));
-    if (t < lowest || t > highest)
-    {
-      return Status::invalid(std::string("tuning table: ") + name + " = " + std::to_string(t) + " is outside ["
-                             + std::to_string(lowest) + ", " + std::to_string(highest) + "]");
-    }
-    v = static_cast<int>(t);
-    return Status::success();
-  });
-}
-
 // Waves of resident blocks a grid of lessons 1-3 and 5 may hold (default_waves).
 inline Status grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
-  return tuned(cache, "modern.waves", default_waves, 1, 1024, waves);
+  return tuned_per_device(cache, "modern.waves", default_waves, 1, 1024, waves);
 }
 
 // log2 of the input bytes from which modern.atomic takes large_input_threads (large_input_log2).
 inline Status large_input_bytes_log2(int& log2_bytes)
 {
   static std::atomic<int> cache[cached_devices] = {};
-  return tuned(cache, "modern.large_input_log2", large_input_log2, 1, 62, log2_bytes);
+  return tuned_per_device(cache, "modern.large_input_log2", large_input_log2, 1, 62, log2_bytes);
 }
 
 // The shape for a kernel of this family: at most `waves` waves of its resident blocks, and the L2
