@@ -7,6 +7,7 @@ group's kernels are timed on both clocks, L2 cold and hot, at the sizes where th
 grid (from 2^--min_log2, default 2^22, to 2^30: below that every candidate launches the same grid):
   modern  modern.waves, modern.large_input_log2   modern.{atomic,last_block,vec_two_pass,cluster}, f32/f64/i32 sum
   argext  argext.waves                            argext.{key64,pair}, f32/i32 argmax
+  precision precision.waves                       precision.{compensated_sum,exact_sum}, f32/f64 sum
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
@@ -43,7 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # name -> (kernels, types, ops, defaults, candidates). The defaults are those of the family's shape header
-# (handwritten/modern/modern_shape.cuh, handwritten/argext/argext_shape.cuh), which a table overrides.
+# (handwritten/modern/modern_shape.cuh, handwritten/argext/argext_shape.cuh,
+# handwritten/precision/precision_shape.cuh), which a table overrides.
 GROUPS = {
     "modern": ("modern.atomic,modern.last_block,modern.vec_two_pass,modern.cluster", "f32,f64,i32", "sum",
                {"modern.waves": 64, "modern.large_input_log2": 29},
@@ -51,6 +53,9 @@ GROUPS = {
     "argext": ("argext.key64,argext.pair", "f32,i32", "argmax",
                {"argext.waves": 16},
                {"argext.waves": [2, 4, 16]}),
+    "precision": ("precision.compensated_sum,precision.exact_sum", "f32,f64", "sum",
+                  {"precision.waves": 64},
+                  {"precision.waves": [1, 8, 64]}),
 }
 
 
