@@ -182,7 +182,7 @@ private:
     const std::int64_t rows    = p.segments;
     const std::int64_t average = p.n / rows;
     bool evict_first           = false;
-    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
     if (average <= warp_row_max_length)
     {
       switch (lanes_per_row<T>(average))

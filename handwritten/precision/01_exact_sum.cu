@@ -275,7 +275,7 @@ Status checked_launch(const T* in, std::int64_t n, T* out, void* workspace, int 
                            + " tiles do not cover " + std::to_string(tiles) + " tiles");
   }
   bool evict_first = false;
-  REDU_TRY(input_evict_first(static_cast<std::size_t>(n) * sizeof(T), evict_first));
+  REDU_TRY(input_evict_first<T>(n, evict_first));
   return launch(in, n, out, workspace, blocks, threads, tiles_per_block, evict_first, stream);
 }
 
