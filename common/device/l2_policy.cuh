@@ -17,6 +17,7 @@
 #include "common/device/per_device.cuh"
 
 #include <cstddef>
+#include <cstdint>
 #include <cuda_runtime.h>
 
 namespace redu
@@ -32,12 +33,12 @@ inline Status l2_cache_bytes(int& bytes)
   });
 }
 
-// The rule above, for an input of `input_bytes` on the current device.
-inline Status input_evict_first(std::size_t input_bytes, bool& evict_first)
+// The rule above, for an input of n elements of T on the current device.
+template <class T> Status input_evict_first(std::int64_t n, bool& evict_first)
 {
   int l2 = 0;
   REDU_TRY(l2_cache_bytes(l2));
-  evict_first = input_bytes > static_cast<std::size_t>(l2);
+  evict_first = static_cast<std::size_t>(n) * sizeof(T) > static_cast<std::size_t>(l2);
   return Status::success();
 }
 

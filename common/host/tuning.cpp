@@ -60,8 +60,9 @@ Status load_table(int device, LoadedTable& table)
   {
     cudaDeviceProp props{};
     REDU_CUDA_TRY(cudaGetDeviceProperties(&props, device));
-    shown = "tuning/" + gpu_slug(props.name) + ".txt";
-    path  = std::string(REDU_TUNING_DIR) + "/" + gpu_slug(props.name) + ".txt";
+    const std::string file_name = gpu_slug(props.name) + ".txt";
+    shown                       = "tuning/" + file_name;
+    path                        = std::string(REDU_TUNING_DIR) + "/" + file_name;
   }
   table.source = "none (the documented defaults)";
   if (path.empty())
@@ -121,10 +122,12 @@ Status tuning_in_use(std::string& description)
 {
   const LoadedTable* table = nullptr;
   REDU_TRY(current_table(table));
-  description = table->source;
+  description           = table->source;
+  const char* separator = ": ";
   for (const auto& [name, value] : table->values)
   {
-    description += (&value == &table->values.begin()->second ? ": " : ", ") + name + " " + std::to_string(value);
+    description += separator + name + " " + std::to_string(value);
+    separator = ", ";
   }
   return Status::success();
 }

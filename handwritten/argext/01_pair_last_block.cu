@@ -101,7 +101,7 @@ public:
     REDU_TRY(full_grid_waves(waves));
     const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(waves) * resident);
     bool evict_first      = false;
-    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
     auto* base            = static_cast<unsigned char*>(ws.data);
     auto* partial_index   = reinterpret_cast<std::int64_t*>(base + indices_offset);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(

@@ -89,7 +89,7 @@ public:
     REDU_TRY(full_grid_waves(waves));
     const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(waves) * resident);
     bool evict_first      = false;
-    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
     auto* word            = static_cast<unsigned long long*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.chunk,
                                                        static_cast<T*>(p.output), p.indices, word,

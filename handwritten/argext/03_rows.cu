@@ -3,8 +3,9 @@
 // The shape most used in practice: a language model's next token is the argmax of one row of logits per
 // sequence, 1 to 4096 rows of 32000-151936 floats (128-600 KB a row). Three launches, chosen on the host
 // by the (average) row length and the number of rows (constants and rules: argext_shape.cuh):
-//  - short rows (<= 512 elements): one warp per row, 8 rows per block; the warp's pairs meet in
-//    warp_best, lane 0 writes. A block per such row would leave most of its threads without a load.
+//  - short rows (<= 512 elements): a group of 1 to 32 lanes per row, as few as hold the row in one round
+//    of loads (lanes_per_row); the group's pairs meet in group_best, its first lane writes. A block per
+//    such row would leave most of its threads without a load, and so would a warp per row of 8.
 //  - long rows, many of them: one block per row (block_best).
 //  - long rows, fewer than SMs (1 or 8 sampling rows): one block per row would use 1 or 8 SMs of 132, so
 //    each row is cut into chunks of >= 16 KiB, one block each, and a per-row ticket (last_arrival) elects
@@ -32,33 +33,50 @@ namespace redu::argext
 namespace
 {
 
-constexpr int warps_per_block = block_threads / 32;
-// Grids of the warp and block launches loop over rows beyond this many blocks.
+// Grids of the group and block launches loop over rows beyond this many blocks.
 constexpr std::int64_t rows_grid_cap = std::int64_t{1} << 20;
 
 // Workspace of the split launch: split_max_rows tickets, then split_max_blocks indices and values.
 constexpr std::size_t split_indices_offset = split_max_rows * sizeof(unsigned);
 static_assert(split_indices_offset % 8 == 0, "the indices are 8-byte aligned");
 
-template <class T, class ArgOp, class Rows>
+// Short rows: a group of Lanes lanes per row (lanes_per_row in argext_shape.cuh), block_threads / Lanes
+// rows per block and trip. The trip count depends on the block only, so every lane reaches group_best's
+// full-warp shuffles; a group past the last row folds an empty range and writes nothing.
+template <int Lanes, class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
-    warp_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
-                 std::int64_t* __restrict__ out_index, bool evict_first)
+    group_per_row(const T* __restrict__ in, std::int64_t rows, Rows bounds, T* __restrict__ out,
+                  std::int64_t* __restrict__ out_index, bool evict_first)
 {
-  const int lane                = threadIdx.x % 32;
-  const std::int64_t first_warp = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / 32;
-  const std::int64_t stride     = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+  constexpr int rows_per_block = block_threads / Lanes;
+  const int rank               = threadIdx.x % Lanes;
+  const int group              = threadIdx.x / Lanes;
+  const std::int64_t stride    = static_cast<std::int64_t>(gridDim.x) * rows_per_block;
   const StreamingLoad load(evict_first);
-  for (std::int64_t r = first_warp; r < rows; r += stride) // the whole warp takes the same trips
+  for (std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * rows_per_block; first < rows; first += stride)
   {
-    const RowBounds row = bounds(r);
-    ArgPair<T> best     = fold_range_pair<32, row_unroll, ArgOp>(in, row.begin, row.end, row.begin, lane, load);
-    best                = warp_best<ArgOp>(best);
-    if (lane == 0)
+    const std::int64_t r = first + group;
+    const RowBounds row  = r < rows ? bounds(r) : RowBounds{0, 0};
+    ArgPair<T> best      = fold_range_pair<Lanes, row_unroll, ArgOp>(in, row.begin, row.end, row.begin, rank, load);
+    best                 = group_best<Lanes, ArgOp>(best);
+    if (rank == 0 && r < rows)
     {
       write_arg_result(best, out + r, out_index + r);
     }
   }
+}
+
+// The launch of group_per_row with the lane count as a template argument.
+template <int Lanes, class T, class ArgOp, class Rows>
+Status launch_groups(const T* in, std::int64_t rows, Rows bounds, T* out, std::int64_t* out_index, bool evict_first,
+                     cudaStream_t stream)
+{
+  constexpr int rows_per_block = block_threads / Lanes;
+  const std::int64_t blocks    = std::min((rows + rows_per_block - 1) / rows_per_block, rows_grid_cap);
+  group_per_row<Lanes, T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
+                                                                                             out_index, evict_first);
+  REDU_CUDA_TRY(cudaPeekAtLastError());
+  return Status::success();
 }
 
 template <class T, class ArgOp, class Rows>
@@ -133,7 +151,7 @@ public:
     : TypedReduction({.name   = "argext.rows",
                       .family = "argext",
                       .source = "CUB DeviceSegmentedReduce::ArgMax shapes (warp/block per row) + the last-block finish",
-                      .idea   = "argmax per row: a warp per short row, a block per long row, split rows when few",
+                      .idea   = "argmax per row: a few lanes per short row, a block per long row, split rows when few",
                       .kinds  = {Kind::batched, Kind::segmented}})
   {}
 
@@ -164,14 +182,18 @@ private:
     const std::int64_t rows    = p.segments;
     const std::int64_t average = p.n / rows;
     bool evict_first           = false;
-    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), evict_first));
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
     if (average <= warp_row_max_length)
     {
-      const std::int64_t blocks = std::min((rows + warps_per_block - 1) / warps_per_block, rows_grid_cap);
-      warp_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
-                                                                                          p.indices, evict_first);
-      REDU_CUDA_TRY(cudaPeekAtLastError());
-      return Status::success();
+      switch (lanes_per_row<T>(average))
+      {
+      case 1: return launch_groups<1, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 2: return launch_groups<2, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 4: return launch_groups<4, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 8: return launch_groups<8, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 16: return launch_groups<16, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      default: return launch_groups<32, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      }
     }
     constexpr auto split = split_rows<T, ArgOp, Bounds>;
     int sms              = 0;

@@ -59,19 +59,28 @@ template <class ArgOp, class T> __device__ __forceinline__ ArgPair<T> no_element
   return {ArgOp::template identity<T>(), none};
 }
 
-// The warp's best pair in every lane: five butterfly steps, each two shuffles (the value, then the
-// index) and one comparison. In registers: 32-bit values and the 64-bit index move 1 + 2 words per
-// step, 64-bit values 2 + 2; arg_key64.cuh packs value and index into one 64-bit word instead.
-template <class ArgOp, class T> __device__ __forceinline__ ArgPair<T> warp_best(ArgPair<T> p)
+// The best pair of each aligned group of Group lanes (2, 4, ..., 32), in every lane of the group:
+// log2(Group) butterfly steps, each two shuffles (the value, then the index) and one comparison; a lane
+// mask below Group never leaves the group. In registers: 32-bit values and the 64-bit index move 1 + 2
+// words per step, 64-bit values 2 + 2; arg_key64.cuh packs value and index into one 64-bit word instead.
+// Every lane of the warp must call it (full-mask shuffles).
+template <int Group, class ArgOp, class T> __device__ __forceinline__ ArgPair<T> group_best(ArgPair<T> p)
 {
+  static_assert(Group >= 1 && Group <= 32 && (Group & (Group - 1)) == 0, "a power of two up to a warp");
 #pragma unroll
-  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+  for (int lane_mask = Group / 2; lane_mask > 0; lane_mask /= 2)
   {
     const ArgPair<T> other{__shfl_xor_sync(0xffffffffu, p.value, lane_mask),
                            __shfl_xor_sync(0xffffffffu, p.index, lane_mask)};
     p = best_of<ArgOp>(p, other);
   }
   return p;
+}
+
+// The warp's best pair in every lane: five butterfly steps.
+template <class ArgOp, class T> __device__ __forceinline__ ArgPair<T> warp_best(ArgPair<T> p)
+{
+  return group_best<32, ArgOp>(p);
 }
 
 // The block's best pair, valid in thread 0: each warp's best into a shared slot, then warp 0 over the

@@ -36,12 +36,30 @@ inline constexpr int default_full_waves = 16;
 inline constexpr int max_grid = 65536;
 
 // Rows (batched and segmented): a row of at most warp_row_max_length elements (average length, for
-// segments) is folded by one warp, 8 rows per block; a longer one by a block. 512 floats is 16 per lane,
-// one or two rounds of loads; a block on such a row would leave most of its threads without a pack.
+// segments) is folded by a group of lanes within a warp (lanes_per_row below), a longer one by a block.
+// 512 floats is 16 per lane of a whole warp, one or two rounds of loads; a block on such a row would
+// leave most of its threads without a pack.
 inline constexpr std::int64_t warp_row_max_length = 512;
 // Loads in flight per thread in the row kernels: rows are shorter than arrays, and 4 x 16 bytes already
 // covers a 4096-float row with one round of a 256-thread block.
 inline constexpr int row_unroll = 4;
+
+// Lanes per short row: the fewest (a power of two, 1 to 32) that hold the row's 16-byte packs in one
+// round of row_unroll loads each. Why not always a warp: a warp on a row of 8 floats (2 packs) has 2 lanes
+// loading 32 bytes while 30 wait, so an SM's 64 warps keep ~2 KiB in flight, against the tens of KiB that
+// bandwidth x latency asks (Little's law; 2^25 rows of 8 ran at 84 GB/s on the H200). With one lane per
+// such row, each warp has 32 rows and 1 KiB in flight. Rows of 8 / 32 / 64 / 256 / 512 floats: 1 / 2 / 4
+// / 16 / 32 lanes.
+template <class T> inline int lanes_per_row(std::int64_t average_length)
+{
+  const std::int64_t packs = (average_length + pack_size<T> - 1) / pack_size<T>;
+  int lanes                = 1;
+  while (lanes < 32 && static_cast<std::int64_t>(lanes) * row_unroll < packs)
+  {
+    lanes *= 2;
+  }
+  return lanes;
+}
 
 // Few long rows (the sampling shapes: 1 or 8 rows of 151936 logits): one block per row would use 1 or 8
 // SMs. With fewer rows than split_rows_below_sms x the SM count, each row is cut into chunks of at least

@@ -135,7 +135,7 @@ public:
     REDU_TRY(grid_waves(waves));
     LaunchShape shape = shape_for<T>(
         p.n, block_threads * unroll, static_cast<std::int64_t>(waves) * resident_clusters * cluster_blocks);
-    REDU_TRY(input_evict_first(static_cast<std::size_t>(p.n) * sizeof(T), shape.evict_first));
+    REDU_TRY(input_evict_first<T>(p.n, shape.evict_first));
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);

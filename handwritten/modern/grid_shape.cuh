@@ -59,7 +59,7 @@ Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
   int resident = 0;
   REDU_TRY((resident_blocks<Kernel, Threads>(resident)));
   shape = shape_for<T>(n, Threads * Unroll, static_cast<std::int64_t>(waves) * resident);
-  return input_evict_first(static_cast<std::size_t>(n) * sizeof(T), shape.evict_first);
+  return input_evict_first<T>(n, shape.evict_first);
 }
 
 } // namespace redu::modern

@@ -275,7 +275,7 @@ Status checked_launch(const T* in, std::int64_t n, T* out, void* workspace, int 
                            + " tiles do not cover " + std::to_string(tiles) + " tiles");
   }
   bool evict_first = false;
-  REDU_TRY(input_evict_first(static_cast<std::size_t>(n) * sizeof(T), evict_first));
+  REDU_TRY(input_evict_first<T>(n, evict_first));
   return launch(in, n, out, workspace, blocks, threads, tiles_per_block, evict_first, stream);
 }
 
@@ -307,6 +307,8 @@ public:
   {
     constexpr auto kernel = exact_sum<block_threads, T>;
     modern::LaunchShape shape;
+    int waves = 0;
+    REDU_TRY(grid_waves(waves));
     REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
     return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks,
                   block_threads, shape.tiles_per_block, shape.evict_first, stream);

@@ -3,16 +3,31 @@
 // same way (16-byte loads, tiles of Threads x Unroll packs, a data-sized grid of at most 64 waves).
 #pragma once
 
+#include "common/device/per_device.cuh"
+#include "common/device/tuned_per_device.cuh"
+
 namespace redu::precision
 {
 
 // 8 warps per block, as the modern family (handwritten/modern/modern_shape.cuh, idea 15 there).
 inline constexpr int block_threads = 256;
-// 16-byte loads each thread issues per tile: 4, half the modern family's 8, because each element costs
-// about 15 integer instructions here (decode, shift, add) instead of one add, and registers hold the
-// running sums as well: 64 bytes in flight per thread, 16 KB per block.
+// 16-byte loads each thread of the exact sum issues per tile: 4, half the modern family's 8, because
+// each element costs about 15 integer instructions there (decode, shift, add) instead of one add, and
+// registers hold the running sums as well: 64 bytes in flight per thread, 16 KB per block.
 inline constexpr int unroll = 4;
-// A grid of at most this many waves of resident blocks (the modern family's default_waves).
-inline constexpr int waves = 64;
+// The compensated sum's: the modern family's 8 (128 bytes in flight per thread, 32 KB tiles, half the
+// blocks and grid tickets of 4). Its element costs ~8 flops and its running state is one (sum, error)
+// pair per load slot: 16 registers for floats, 32 for doubles.
+inline constexpr int compensated_unroll = 8;
+// A grid of at most this many waves of resident blocks: the modern family's default. A default: a
+// GPU's table (tuning/<gpu-slug>.txt, "precision.waves") may set another; every block ends with a grid
+// ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
+inline constexpr int default_waves = 64;
+
+inline Status grid_waves(int& waves)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "precision.waves", default_waves, 1, 1024, waves);
+}
 
 } // namespace redu::precision

@@ -78,7 +78,7 @@ Status launch_tiled_rows(const T* in, T* out, std::int64_t rows, std::int64_t ro
 {
   const std::int64_t tiles = tiles_per_row<T>(row_length);
   bool evict_first         = false;
-  REDU_TRY(input_evict_first(static_cast<std::size_t>(rows * row_length) * sizeof(T), evict_first));
+  REDU_TRY(input_evict_first<T>(rows * row_length, evict_first));
   reduce_row_tiles<T, ReduceOp><<<static_cast<unsigned>(rows * tiles), block_threads, 0, stream>>>(
       in, row_length, tiles, partials, evict_first, ReduceOp{});
   REDU_CUDA_TRY(cudaPeekAtLastError());
