@@ -18,7 +18,9 @@ How a candidate is judged, and why:
   - Score: the geometric mean over the cases of best time / the defaults' best time (0.97: 3% faster).
   - No loss anywhere: a candidate whose best is slower than the defaults' by more than --tolerance at any
     GPU-clock case is refused, however good its mean (the targets are per size: >= 1.00x CUB at every n;
-    the host clock's launch noise would refuse everything).
+    the host clock's launch noise would refuse everything). The default, 2%, sits just above the noise
+    of a three-round median: at 1% (the eighth session's runs) the H200 refused argext.waves 2 for a
+    1.6% case although its score was 0.964, and the sweep then lost argmax at 2^26 by 6-7% to CUB.
 Per group, the best eligible candidate is kept only if its score is below 1 - --margin; else the
 defaults are kept, and the table says so. The table, every score in its comments, is written to
 tuning/<gpu-slug>.txt.
@@ -170,7 +172,7 @@ def main() -> int:
     parser.add_argument("--min_log2", type=int, default=22, help="smallest size timed (2^K elements)")
     parser.add_argument("--margin", type=float, default=0.01,
                         help="a candidate replaces the defaults only when its score is below 1 - margin")
-    parser.add_argument("--tolerance", type=float, default=0.01,
+    parser.add_argument("--tolerance", type=float, default=0.02,
                         help="a candidate slower than the defaults by more than this at any case is refused")
     parser.add_argument("--dry-run", action="store_true", help="print the table, write nothing")
     args = parser.parse_args()

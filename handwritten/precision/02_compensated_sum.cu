@@ -2,7 +2,7 @@
 //
 // Idea: a float add loses the low bits of the smaller operand; Fast2Sum recovers them exactly
 // (t = s + x; the error is (s - t) + x when |s| >= |x|, else (x - t) + s), and a second accumulator
-// collects the errors. Each thread keeps `compensated_unroll` such (sum, error) pairs, one per pack slot, so their
+// collects the errors. Each thread keeps `compensated_unroll<T>` such (sum, error) pairs, one per pack slot, so their
 // dependent chains overlap; pairs merge with TwoSum (the branch-free error-free sum of two floats) across
 // the thread, the warp (shuffles), the block and, through partials and the ticket of lesson modern 3,
 // the grid, always in the same order: the bits repeat run to run on one GPU (fixed_tree).
@@ -102,31 +102,31 @@ __global__ void __launch_bounds__(Threads)
 {
   using P = Pack<T>;
   const TiledInput<T> input(in, n);
-  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * compensated_unroll;
+  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * compensated_unroll<T>;
   const std::int64_t first    = blockIdx.x * tiles_per_block;
   const std::int64_t end      = min(first + tiles_per_block, input.tiles(tile));
 
-  Compensated<T> slot[compensated_unroll]; // one chain per pack slot, so the chains' latencies overlap
+  Compensated<T> slot[compensated_unroll<T>]; // one chain per pack slot, so the chains' latencies overlap
   if (blockIdx.x == 0 && threadIdx.x < input.head)
   {
     slot[0].add(in[threadIdx.x]);
   }
   if (blockIdx.x == 0 && threadIdx.x < input.tail_count)
   {
-    slot[compensated_unroll - 1].add(input.tail[threadIdx.x]);
+    slot[compensated_unroll<T> - 1].add(input.tail[threadIdx.x]);
   }
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
   for (std::int64_t t = first; t < end; ++t)
   {
-    P x[compensated_unroll];
+    P x[compensated_unroll<T>];
 #pragma unroll
-    for (int u = 0; u < compensated_unroll; ++u) // every load issued before any is used
+    for (int u = 0; u < compensated_unroll<T>; ++u) // every load issued before any is used
     {
       const std::int64_t k = t * tile + u * Threads + threadIdx.x;
       x[u]                 = k < input.packs ? load.vector(input.body + k) : P{};
     }
 #pragma unroll
-    for (int u = 0; u < compensated_unroll; ++u)
+    for (int u = 0; u < compensated_unroll<T>; ++u)
     {
       T lane[pack_size<T>];
       std::memcpy(lane, &x[u].v, sizeof(lane));
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(Threads)
     }
   }
 #pragma unroll
-  for (int u = 1; u < compensated_unroll; ++u)
+  for (int u = 1; u < compensated_unroll<T>; ++u)
   {
     slot[0].merge(slot[u]);
   }
@@ -206,7 +206,7 @@ public:
     modern::LaunchShape shape;
     int waves = 0;
     REDU_TRY(grid_waves(waves));
-    REDU_TRY((modern::launch_shape<kernel, block_threads, compensated_unroll, T>(p.n, waves, shape)));
+    REDU_TRY((modern::launch_shape<kernel, block_threads, compensated_unroll<T>, T>(p.n, waves, shape)));
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                        static_cast<T*>(p.output),

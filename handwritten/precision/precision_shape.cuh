@@ -15,10 +15,12 @@ inline constexpr int block_threads = 256;
 // each element costs about 15 integer instructions there (decode, shift, add) instead of one add, and
 // registers hold the running sums as well: 64 bytes in flight per thread, 16 KB per block.
 inline constexpr int unroll = 4;
-// The compensated sum's: the modern family's 8 (128 bytes in flight per thread, 32 KB tiles, half the
-// blocks and grid tickets of 4). Its element costs ~8 flops and its running state is one (sum, error)
-// pair per load slot: 16 registers for floats, 32 for doubles.
-inline constexpr int compensated_unroll = 8;
+// The compensated sum's, per element type. Its element costs ~8 flops and its running state is one
+// (sum, error) pair per load slot. Floats: the modern family's 8 (128 bytes in flight per thread, 32 KB
+// tiles, half the blocks and grid tickets of 4; 16 registers of state). Doubles: 4, since 8 slots are 32
+// registers of state, and measured at 8 they lost 4-10% at 2^22-2^30 on the H100 while floats gained
+// 5-7% at 2^24-2^27 on the H200 (handwritten/precision/NOTES.md, code_id 2faa5bb275e8c4f0).
+template <class T> inline constexpr int compensated_unroll = sizeof(T) == 4 ? 8 : 4;
 // A grid of at most this many waves of resident blocks: the modern family's default. A default: a
 // GPU's table (tuning/<gpu-slug>.txt, "precision.waves") may set another; every block ends with a grid
 // ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
