@@ -83,45 +83,19 @@ __device__ __forceinline__ T fold_range(const T* __restrict__ in, std::int64_t b
   return partial;
 }
 
-// This thread's share of in[0, n) when a grid of Threads-thread blocks folds it. The body is cut into
-// tiles of Threads x Unroll packs, the last one possibly partial; block `block` owns the contiguous tiles
-// [block x tiles_per_block, ... + tiles_per_block). Within a tile, thread t loads packs t, t + Threads,
-// ... (each warp-wide load is 512 contiguous bytes) into Unroll separate accumulators, so no add waits
-// on another. Block 0's first threads take the head and the tail. The order depends only on (n, the
-// address modulo 16, tiles_per_block), so results are reproducible for a fixed launch shape.
-template <int Threads, int Unroll, class Load, class T, class ReduceOp>
-__device__ __forceinline__ T fold_tiles(const T* in, std::int64_t n, std::int64_t block, std::int64_t tiles_per_block,
-                                        const Load& load, ReduceOp op)
+// The tile loop of fold_tiles (and of its variants for other accumulators, such as halves' float one):
+// this thread's packs of the tiles [first, end) of `body`, `packs` packs long. Full tiles first, then,
+// if this block owns it, the partial last tile with the same loads, predicated. Thread t takes packs t,
+// t + Threads, ... of a tile, and step(acc[u], pack) folds the u-th into the u-th accumulator, so no
+// fold waits on another.
+template <int Threads, int Unroll, class Load, class T, class Acc, class Step>
+__device__ __forceinline__ void fold_tile_run(const Pack<T>* body, std::int64_t packs, std::int64_t first,
+                                              std::int64_t end, const Load& load, Acc (&acc)[Unroll], Step step)
 {
-  using P                     = Pack<T>;
-  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * Unroll;
-  const auto misalignment     = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
-  const std::int64_t head =
-      misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
-  const P* body                 = reinterpret_cast<const P*>(in + head);
-  const std::int64_t packs      = (n - head) / pack_size<T>;
-  const T* tail                 = in + head + packs * pack_size<T>;
-  const std::int64_t tail_count = n - head - packs * pack_size<T>;
+  using P                       = Pack<T>;
+  constexpr std::int64_t tile   = static_cast<std::int64_t>(Threads) * Unroll;
   const std::int64_t full_tiles = packs / tile;
-  const std::int64_t first      = block * tiles_per_block;
-  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
   const int tid                 = threadIdx.x;
-
-  T acc[Unroll];
-#pragma unroll
-  for (int u = 0; u < Unroll; ++u)
-  {
-    acc[u] = ReduceOp::template identity<T>();
-  }
-  if (block == 0 && tid < head)
-  {
-    acc[0] = op(acc[0], load.scalar(in + tid));
-  }
-  if (block == 0 && tid < tail_count)
-  {
-    acc[Unroll - 1] = op(acc[Unroll - 1], load.scalar(tail + tid));
-  }
-
   for (std::int64_t t = first; t < min(end, full_tiles); ++t)
   {
     P v[Unroll];
@@ -129,7 +103,7 @@ __device__ __forceinline__ T fold_tiles(const T* in, std::int64_t n, std::int64_
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
     {
-      acc[u] = fold_into(acc[u], v[u], op);
+      acc[u] = step(acc[u], v[u]);
     }
   }
   if (first <= full_tiles && full_tiles < end) // this block owns the partial last tile: same loads, predicated
@@ -149,10 +123,51 @@ __device__ __forceinline__ T fold_tiles(const T* in, std::int64_t n, std::int64_
     {
       if (base + u * Threads < packs)
       {
-        acc[u] = fold_into(acc[u], v[u], op);
+        acc[u] = step(acc[u], v[u]);
       }
     }
   }
+}
+
+// This thread's share of in[0, n) when a grid of Threads-thread blocks folds it. The body is cut into
+// tiles of Threads x Unroll packs, the last one possibly partial; block `block` owns the contiguous tiles
+// [block x tiles_per_block, ... + tiles_per_block). Within a tile, thread t loads packs t, t + Threads,
+// ... (each warp-wide load is 512 contiguous bytes) into Unroll separate accumulators, so no add waits
+// on another. Block 0's first threads take the head and the tail. The order depends only on (n, the
+// address modulo 16, tiles_per_block), so results are reproducible for a fixed launch shape.
+template <int Threads, int Unroll, class Load, class T, class ReduceOp>
+__device__ __forceinline__ T fold_tiles(const T* in, std::int64_t n, std::int64_t block, std::int64_t tiles_per_block,
+                                        const Load& load, ReduceOp op)
+{
+  using P                     = Pack<T>;
+  constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * Unroll;
+  const auto misalignment     = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(P));
+  const std::int64_t head =
+      misalignment == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(P) - misalignment) / sizeof(T)));
+  const P* body                 = reinterpret_cast<const P*>(in + head);
+  const std::int64_t packs      = (n - head) / pack_size<T>;
+  const T* tail                 = in + head + packs * pack_size<T>;
+  const std::int64_t tail_count = n - head - packs * pack_size<T>;
+  const std::int64_t first      = block * tiles_per_block;
+  const std::int64_t end        = min(first + tiles_per_block, (packs + tile - 1) / tile);
+  const int tid                 = threadIdx.x;
+
+  T acc[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+  {
+    acc[u] = ReduceOp::template identity<T>();
+  }
+  if (block == 0 && tid < head)
+  {
+    acc[0] = op(acc[0], load.scalar(in + tid));
+  }
+  if (block == 0 && tid < tail_count)
+  {
+    acc[Unroll - 1] = op(acc[Unroll - 1], load.scalar(tail + tid));
+  }
+
+  fold_tile_run<Threads>(body, packs, first, end, load, acc, [op](T a, P v) { return fold_into(a, v, op); });
 
 #pragma unroll
   for (int u = 1; u < Unroll; ++u)

@@ -31,7 +31,6 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
   const TiledInput<T> input(in, n);
   const P* body                 = input.body;
   const std::int64_t packs      = input.packs;
-  const std::int64_t full_tiles = packs / tile;
   const std::int64_t first      = block * tiles_per_block;
   const std::int64_t end        = min(first + tiles_per_block, input.tiles(tile));
   const int tid                 = threadIdx.x;
@@ -51,37 +50,8 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
     acc[Unroll - 1] = op(acc[Unroll - 1], leaf_of<ReduceOp>(load.scalar(input.tail + tid)));
   }
 
-  for (std::int64_t t = first; t < min(end, full_tiles); ++t)
-  {
-    P v[Unroll];
-    load_packs<Threads>(body + t * tile + tid, load, v);
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      acc[u] = op(acc[u], fold_pack8(v[u], op));
-    }
-  }
-  if (first <= full_tiles && full_tiles < end) // this block owns the partial last tile: same loads, predicated
-  {
-    const std::int64_t base = full_tiles * tile + tid;
-    P v[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (base + u * Threads < packs)
-      {
-        v[u] = load.vector(body + base + u * Threads);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (base + u * Threads < packs)
-      {
-        acc[u] = op(acc[u], fold_pack8(v[u], op));
-      }
-    }
-  }
+  fold_tile_run<Threads>(body, packs, first, end, load, acc,
+                         [op](float a, P v) { return op(a, fold_pack8(v, op)); });
 
 #pragma unroll
   for (int u = 1; u < Unroll; ++u)
