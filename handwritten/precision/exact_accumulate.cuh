@@ -1,0 +1,137 @@
+// Precision family, lesson 1's accumulator (01_exact_sum.cu): the pieces of the exact sum that hold its
+// integer. A thread's running sum in a register (RunningSum), flushed into the block's limbs in shared
+// memory when its limb changes; the block's limbs added to the global limbs with integer atomics, and
+// the last block's rounding (finish_block). The limb arithmetic itself is exact_limbs.cuh.
+#pragma once
+
+#include "common/device/grid_ticket.cuh"
+#include "handwritten/precision/exact_limbs.cuh"
+
+#include <cstdint>
+
+namespace redu::precision
+{
+
+template <class T> using Magnitude = typename ExactFormat<T>::Magnitude;
+
+// The global part of the workspace: limbs, then the non-finite flags and the ticket.
+template <class T> struct ExactWorkspace
+{
+  long long limbs[ExactFormat<T>::limbs];
+  unsigned non_finite;
+  unsigned ticket;
+};
+
+__device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long value)
+{
+  // Two's complement: an unsigned wrap-around add is the signed add.
+  atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
+}
+
+// One thread's running sum: a limb and the sum of the terms that landed there since the last flush.
+template <class T> struct RunningSum
+{
+  int limb = 0;
+  Magnitude<T> sum = 0;
+  unsigned non_finite = 0;
+
+  __device__ __forceinline__ void add(T x, long long* block_limbs)
+  {
+    const Term<T> t = term_of(x);
+    non_finite |= t.non_finite;
+    if (t.value == 0)
+    {
+      return; // zeros and non-finite values add nothing to the integer
+    }
+    if (t.limb != limb) // another exponent range: the running sum goes to the block first
+    {
+      move_to(t.limb, block_limbs);
+    }
+    sum += t.value;
+  }
+
+  // Rare on ordinary data, so kept out of line: the hot path above stays a few registers wide.
+  __device__ __noinline__ void move_to(int new_limb, long long* block_limbs)
+  {
+    add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+    limb = new_limb;
+    sum  = 0;
+  }
+
+  // Every lane of the warp calls this together. When the whole warp sums into one limb (ordinary data),
+  // its pieces are added across the lanes first and one lane adds them to shared memory: 2-4 shared
+  // atomics per warp instead of 64-128.
+  __device__ __forceinline__ void flush_warp(long long* block_limbs)
+  {
+    constexpr int pieces = sizeof(Magnitude<T>) / 4;
+    if (__match_any_sync(0xffffffffu, limb) == 0xffffffffu)
+    {
+      long long piece[pieces];
+      Magnitude<T> rest = sum;
+#pragma unroll
+      for (int k = 0; k < pieces; ++k) // as add_pieces: low pieces unsigned, the last one signed
+      {
+        piece[k] = k + 1 < pieces ? static_cast<long long>(static_cast<std::uint32_t>(rest)) : static_cast<long long>(rest);
+        rest >>= 32;
+      }
+#pragma unroll
+      for (int k = 0; k < pieces; ++k)
+      {
+        for (int offset = 16; offset > 0; offset /= 2) // 32 pieces below 2^32 each: below 2^37
+        {
+          piece[k] += __shfl_xor_sync(0xffffffffu, piece[k], offset);
+        }
+      }
+      if (threadIdx.x % 32 == 0)
+      {
+#pragma unroll
+        for (int k = 0; k < pieces; ++k)
+        {
+          if (piece[k] != 0)
+          {
+            add_to_limb(block_limbs, limb + k, piece[k]);
+          }
+        }
+      }
+    }
+    else
+    {
+      add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+    }
+    sum = 0;
+  }
+};
+
+// Thread 0 of every block: the block's integer, carried so every limb is below 2^32, goes to the global
+// limbs (at most 65536 blocks add below 2^48 to any of them); the last block rounds the total. Out of
+// line: the rounding's registers must not count against the streaming loop's occupancy.
+template <class T>
+__device__ __noinline__ void finish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global,
+                                          T* out)
+{
+  constexpr int L = ExactFormat<T>::limbs;
+  normalize<T>(block_limbs);
+  for (int j = 0; j < L; ++j)
+  {
+    if (block_limbs[j] != 0)
+    {
+      add_to_limb(global->limbs, j, block_limbs[j]);
+    }
+  }
+  if (block_non_finite != 0)
+  {
+    atomicOr(&global->non_finite, block_non_finite);
+  }
+  if (last_arrival(&global->ticket, gridDim.x))
+  {
+    long long limbs[L];
+    for (int j = 0; j < L; ++j)
+    {
+      limbs[j] = static_cast<long long>(atomicExch(reinterpret_cast<unsigned long long*>(global->limbs + j), 0ull));
+    }
+    *out           = round_exact<T>(limbs, atomicExch(&global->non_finite, 0u));
+    global->ticket = 0;
+  }
+}
+
+} // namespace redu::precision
