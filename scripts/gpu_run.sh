@@ -5,6 +5,8 @@
 # results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
 # is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
+#   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
+#   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too).
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy and pi, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
@@ -55,6 +57,13 @@ if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
   wait
   python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" "$logs"/shard-*.json || status=1
   rm -f "$logs"/shard-*.json
+fi
+
+if [ "${REDU_TUNE:-0}" = "1" ]; then
+  step "2b. tuner -> tuning/$slug.txt (read by every kernel from here on; commit it with the results)"
+  python3 scripts/tune_shapes.py > "$logs/tune.log" 2>&1 || status=1
+  grep -v '^#' "tuning/$slug.txt" 2>/dev/null
+  cp "tuning/$slug.txt" "$out/" 2>/dev/null || true
 fi
 
 if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
