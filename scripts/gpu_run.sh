@@ -110,7 +110,8 @@ if [ "${REDU_SKIP_MULTIGPU:-0}" != "1" ] && [ "$gpus" -ge 2 ]; then
   tail -n 20 "$logs/multigpu_bench.log"
 fi
 
-cp "$results"/*.json "$out/" 2>/dev/null || true
+# Only the files this run wrote (a device tool may bring back a few files only; older results stay put).
+find "$results" -maxdepth 1 -name '*.json' -newer "$logs/nvidia-smi.csv" -exec cp {} "$out/" \; 2>/dev/null || true
 tar -C "$logs" -czf "$out/logs.tgz" . 2>/dev/null || true
 echo "gpu_run status $status"
 exit $status
