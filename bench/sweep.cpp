@@ -92,10 +92,10 @@ struct Trim
   bool active = false;
   bool keeps(DType dtype, Op op, Kind kind, std::int64_t log2_n) const
   {
-    const bool half = dtype == DType::bf16 || dtype == DType::f16;
-    if (active && half)
+    const bool even_from_2_16 = log2_n >= 16 && log2_n % 2 == 0; // the trimmed sizes
+    if (active && (dtype == DType::bf16 || dtype == DType::f16))
     {
-      return op == Op::sum && kind == Kind::full && log2_n >= 16 && log2_n % 2 == 0;
+      return op == Op::sum && kind == Kind::full && even_from_2_16;
     }
     if (!active || is_sum(op))
     {
@@ -105,7 +105,7 @@ struct Trim
     {
       return op == Op::max || op == Op::argmax;
     }
-    return (dtype == DType::f32 || dtype == DType::i32) && log2_n >= 16 && log2_n % 2 == 0;
+    return (dtype == DType::f32 || dtype == DType::i32) && even_from_2_16;
   }
 };
 
