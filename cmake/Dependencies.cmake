@@ -1,6 +1,6 @@
 # Third-party packages. CCCL (CUB, Thrust, libcu++): the newest found (cmake/Cccl.cmake); GoogleTest
-# and Google Benchmark come from the system when present (find_package) and are fetched at a pinned
-# release otherwise.
+# from the system when present (find_package), fetched at a pinned release otherwise; Google Benchmark
+# at its pinned release, built here, where that can be had (cmake/GoogleBenchmark.cmake says why).
 include(FetchContent)
 
 find_package(CUDAToolkit REQUIRED)
@@ -17,13 +17,4 @@ if(NOT TARGET GTest::gtest)
   FetchContent_MakeAvailable(googletest)
 endif()
 
-find_package(benchmark CONFIG QUIET)
-if(NOT TARGET benchmark::benchmark)
-  message(STATUS "Google Benchmark not found: fetching v1.8.3")
-  set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
-  set(BENCHMARK_ENABLE_INSTALL OFF CACHE BOOL "" FORCE)
-  FetchContent_Declare(googlebenchmark
-    URL https://github.com/google/benchmark/archive/refs/tags/v1.8.3.tar.gz
-    URL_HASH SHA256=6bc180a57d23d4d9515519f92b0c83d61b05b5bab188961f36ac7b06b0d9e9ce)
-  FetchContent_MakeAvailable(googlebenchmark)
-endif()
+include(cmake/GoogleBenchmark.cmake)

@@ -13,6 +13,9 @@
 #   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
 #   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
+#   REDU_BENCHMARK_SOURCE=<folder> builds Google Benchmark's pinned release from that source (a machine
+#   without a network; cmake/GoogleBenchmark.cmake).
+#   REDU_TEST_SHARDS (default 14) GoogleTest processes share the GPU in step 2.
 #   A test process that hangs is stopped after REDU_TEST_TIMEOUT seconds (default 600) and counts as failed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,10 +34,15 @@ mkdir -p "$results"
 status=0
 step() { echo "== $1 ($(date +%T))"; }
 
-# The newest CCCL: a folder carried to a machine that cannot download (cmake/Cccl.cmake, REDU_CCCL_ROOT).
-if [ -n "${REDU_CCCL_ROOT:-}" ]; then
-  cmake --preset release -DREDU_CCCL_ROOT="$REDU_CCCL_ROOT" > "$logs/configure.log" 2>&1 || status=1
-  grep -E '^-- CCCL' "$logs/configure.log"
+# What a machine without a network is handed: the newest CCCL (cmake/Cccl.cmake) and Google Benchmark's
+# source (cmake/GoogleBenchmark.cmake), each a folder carried with the tree.
+benchmark_args=()
+[ -n "${REDU_BENCHMARK_SOURCE:-}" ] && benchmark_args+=(-DFETCHCONTENT_SOURCE_DIR_GOOGLEBENCHMARK="$REDU_BENCHMARK_SOURCE")
+configure_args=("${benchmark_args[@]}")
+[ -n "${REDU_CCCL_ROOT:-}" ] && configure_args+=(-DREDU_CCCL_ROOT="$REDU_CCCL_ROOT")
+if [ ${#configure_args[@]} -gt 0 ]; then
+  cmake --preset release "${configure_args[@]}" > "$logs/configure.log" 2>&1 || status=1
+  grep -E '^-- (CCCL|Google Benchmark:)' "$logs/configure.log"
 fi
 
 if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
@@ -48,8 +56,8 @@ if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
     tail -n 2 "$logs/test.log"
   fi
 
-  step "2. test report: the same tests sharded over 8 processes, merged into tests.json"
-  shards=8
+  shards="${REDU_TEST_SHARDS:-14}"
+  step "2. test report: the same tests sharded over $shards processes, merged into tests.json"
   for i in $(seq 0 $((shards - 1))); do
     GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "${REDU_TEST_TIMEOUT:-600}" ./build/tests/reduce_tests \
       --gtest_output="json:$logs/shard-$i.json" > "$logs/shard-$i.log" 2>&1 &
@@ -74,7 +82,7 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
   toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
   { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
-      && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
+      "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
   grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
   library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
   ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \
