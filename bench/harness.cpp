@@ -138,35 +138,26 @@ Status BenchHarness::floor_of(const void* input, std::size_t bytes, const FloorR
 
 Status BenchHarness::measure(const BenchCase& c, TimesMs& ms)
 {
-  const std::size_t width     = size_of(output_dtype(c.dtype, c.op)); // f32 for a bf16/f16 sum
-  const std::size_t out_bytes = static_cast<std::size_t>(c.segments) * width;
-  if (output_.bytes() < out_bytes)
-  {
-    REDU_TRY(output_.allocate(out_bytes));
-  }
+  // Offsets are uploaded once per shape and shared by its cases; the other buffers grow to the largest case.
   const std::int64_t* offsets = nullptr;
   if (c.offsets)
   {
     DeviceBuffer& buffer = offsets_[c.shape];
     if (buffer.data() == nullptr)
     {
-      REDU_TRY(buffer.allocate(c.offsets->size() * sizeof(std::int64_t)));
-      REDU_CUDA_TRY(cudaMemcpy(buffer.data(), c.offsets->data(), buffer.bytes(), cudaMemcpyHostToDevice));
-      REDU_CUDA_TRY(cudaDeviceSynchronize()); // our stream is non-blocking: it does not wait for that copy
+      REDU_TRY(upload(*c.offsets, buffer)); // synchronises the device: our stream is non-blocking
     }
     offsets = buffer.as<const std::int64_t>();
   }
-  if (is_arg(c.op) && indices_.bytes() < static_cast<std::size_t>(c.segments) * sizeof(std::int64_t))
-  {
-    REDU_TRY(indices_.allocate(static_cast<std::size_t>(c.segments) * sizeof(std::int64_t)));
-  }
-  const Problem problem{c.kind,         c.dtype,        c.op,    c.n, c.segments, input_for(c.dtype),
-                        output_.data(), offsets, indices_.as<std::int64_t>()};
-  Workspace workspace;
-  REDU_TRY(allocate_workspace(*c.impl, problem, workspace_, workspace));
+  REDU_TRY(make_problem(c.impl, Problem{c.kind, c.dtype, c.op, c.n, c.segments, input_for(c.dtype), nullptr, offsets},
+                        buffers_));
+  const Problem& problem      = buffers_.problem;
+  const Workspace workspace   = buffers_.workspace;
+  const std::size_t width     = size_of(output_dtype(c.dtype, c.op)); // f32 for a bf16/f16 sum
+  const std::size_t out_bytes = problem.output_bytes();
 
   // Poisoned output: after the runs every element must have been written.
-  REDU_CUDA_TRY(cudaMemsetAsync(output_.data(), 0xA5, out_bytes, stream_));
+  REDU_CUDA_TRY(cudaMemsetAsync(problem.output, 0xA5, out_bytes, stream_));
   for (int warm = 0; warm < 2; ++warm)
   {
     REDU_TRY(redu::run(*c.impl, problem, workspace, stream_));
@@ -190,7 +181,7 @@ Status BenchHarness::measure(const BenchCase& c, TimesMs& ms)
   REDU_CUDA_TRY(cudaGetLastError());
 
   std::vector<unsigned char> out(out_bytes);
-  REDU_CUDA_TRY(cudaMemcpy(out.data(), output_.data(), out_bytes, cudaMemcpyDeviceToHost));
+  REDU_CUDA_TRY(cudaMemcpy(out.data(), problem.output, out_bytes, cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < out.size(); i += width)
   {
     if (std::all_of(out.begin() + i, out.begin() + i + width, [](unsigned char b) { return b == 0xA5; }))

@@ -12,6 +12,7 @@
 #include "sweep.hpp"
 
 #include "common/host/device_buffer.hpp"
+#include "common/host/problem_buffers.hpp"
 #include "report/event_timer.hpp"
 #include "report/measured_gpu.hpp"
 
@@ -92,7 +93,7 @@ private:
   std::map<std::size_t, FloorRecord> floors_;
   std::map<DType, DeviceBuffer> inputs_; // one random buffer per element type, sized for the largest case
   std::map<std::string, DeviceBuffer> offsets_;
-  DeviceBuffer output_, indices_, workspace_;
+  ProblemBuffers buffers_; // outputs, indices and workspace of the case being measured
   std::vector<Record> records_;
   std::vector<std::string> skipped_;
 };

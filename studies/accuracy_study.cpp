@@ -13,6 +13,7 @@
 #include "common/contract/reduction.hpp"
 #include "handwritten/precision/exact_host_sum.hpp"
 #include "common/host/device_buffer.hpp"
+#include "common/host/problem_buffers.hpp"
 #include "report/command_line.hpp"
 #include "report/json_writer.hpp"
 #include "report/measured_gpu.hpp"
@@ -198,10 +199,9 @@ Status study_one(const Options& options, Data data, std::int64_t n, std::mt19937
   add("cpu.sequential", "cpu", sequential_sum(x), 1, redu::Determinism::gpu_to_gpu);
   add("cpu.pairwise", "cpu", pairwise(x.data(), n), 1, redu::Determinism::gpu_to_gpu);
 
-  redu::DeviceBuffer input, output, ws_buffer;
-  REDU_TRY(input.allocate(x.size() * sizeof(T)));
-  REDU_TRY(output.allocate(sizeof(T)));
-  REDU_CUDA_TRY(cudaMemcpy(input.data(), x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
+  redu::DeviceBuffer input;
+  REDU_TRY(redu::upload(x, input));
+  redu::ProblemBuffers buffers; // one output and a workspace that grows, shared by the implementations
   for (const redu::Reduction* impl : redu::registry())
   {
     const redu::Info& info = impl->info();
@@ -209,12 +209,11 @@ Status study_one(const Options& options, Data data, std::int64_t n, std::mt19937
     {
       continue;
     }
-    const redu::Problem p{redu::Kind::full, dtype, redu::Op::sum, n, 1, input.data(), output.data()};
-    redu::Workspace ws;
-    REDU_TRY(redu::allocate_workspace(*impl, p, ws_buffer, ws));
+    REDU_TRY(redu::make_problem(impl, {redu::Kind::full, dtype, redu::Op::sum, n, 1, input.data()}, buffers));
     T first      = 0;
     int distinct = 0;
-    if (const Status s = run_repeatedly(*impl, p, ws, options.repeats, first, distinct); !s.ok())
+    if (const Status s = run_repeatedly(*impl, buffers.problem, buffers.workspace, options.repeats, first, distinct);
+        !s.ok())
     {
       return Status::invalid(info.name + ": " + s.message());
     }

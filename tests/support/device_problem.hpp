@@ -1,6 +1,7 @@
 // One problem on the device, built from host values: the input (optionally between poison guards and
-// misaligned), the output and indices, the offsets of a segmented shape, and the implementation's
-// workspace. Every test that runs a problem of host values builds it here.
+// misaligned) and the offsets of a segmented shape, uploaded here; the output, indices and workspace come
+// from common/host/problem_buffers.hpp, as the benchmark's and the studies' do. Every test that runs a
+// problem of host values builds it here.
 #pragma once
 
 #include "reference.hpp"
@@ -9,6 +10,7 @@
 
 #include "common/contract/reduction.hpp"
 #include "common/host/device_buffer.hpp"
+#include "common/host/problem_buffers.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -17,11 +19,9 @@
 namespace redu::test
 {
 
-struct DeviceProblem
+struct DeviceProblem : ProblemBuffers
 {
-  DeviceBuffer input, output, indices, offsets, workspace_buffer;
-  Problem problem;
-  Workspace workspace;
+  DeviceBuffer input, offsets;
 };
 
 // Where the input sits in its allocation: `misalign` elements past a 256-byte boundary, behind 256
@@ -34,8 +34,8 @@ struct Placement
   std::optional<T> guard;
 };
 
-// Builds `d` for `kind`/`op` over `shape` with input `values`; sizes, allocates and zero-fills the
-// workspace of `impl` unless it is null (a caller that shares one workspace across problems).
+// Builds `d` for `kind`/`op` over `shape` with input `values`, and the workspace of `impl` unless it is
+// null (make_problem).
 template <class T>
 Status make_device_problem(Kind kind, Op op, const Shape& shape, const std::vector<T>& values, const Reduction* impl,
                            DeviceProblem& d, const Placement<T>& placement = {})
@@ -45,23 +45,15 @@ Status make_device_problem(Kind kind, Op op, const Shape& shape, const std::vect
   padded.insert(padded.end(), values.begin(), values.end());
   padded.insert(padded.end(), guard, placement.guard.value_or(T(0)));
   REDU_TRY(upload(padded, d.input));
-  REDU_TRY(d.output.allocate(static_cast<std::size_t>(shape.segments) * size_of(output_dtype(dtype_of<T>(), op))));
-  REDU_TRY(d.indices.allocate(static_cast<std::size_t>(shape.segments) * sizeof(std::int64_t)));
   if (kind == Kind::segmented)
   {
     REDU_TRY(upload(shape.offsets, d.offsets));
   }
-  d.problem = Problem{kind,
-                      dtype_of<T>(),
-                      op,
-                      shape.n,
-                      shape.segments,
-                      shape.n > 0 ? d.input.as<const T>() + guard + placement.misalign : nullptr,
-                      d.output.data(),
-                      d.offsets.as<const std::int64_t>(),
-                      is_arg(op) ? d.indices.as<std::int64_t>() : nullptr};
-  d.workspace = Workspace{};
-  return impl != nullptr ? allocate_workspace(*impl, d.problem, d.workspace_buffer, d.workspace) : Status::success();
+  return make_problem(impl,
+                      Problem{kind, dtype_of<T>(), op, shape.n, shape.segments,
+                              shape.n > 0 ? d.input.as<const T>() + guard + placement.misalign : nullptr, nullptr,
+                              d.offsets.as<const std::int64_t>()},
+                      d);
 }
 
 // The outputs of `d` after a run, read in the problem's output type (output_dtype: f32 for a bf16/f16

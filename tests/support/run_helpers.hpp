@@ -1,4 +1,4 @@
-// Small GPU-side helpers the tests share: status assertions, upload, poisoned outputs, a checked run.
+// Small GPU-side helpers the tests share: status assertions, poisoned outputs, a checked run.
 #pragma once
 
 #include "common/host/device_buffer.hpp"
@@ -24,37 +24,12 @@ namespace redu::test
 // Output bytes are filled with this pattern before every run, so an unwritten output is caught.
 constexpr int poison_byte = 0xA5;
 
-template <class T>
-Status upload(const std::vector<T>& host, DeviceBuffer& device)
-{
-  REDU_TRY(device.allocate(host.size() * sizeof(T)));
-  if (!host.empty())
-  {
-    REDU_CUDA_TRY(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  // A pageable copy may still be in flight on the legacy stream, which non-blocking streams do not
-  // wait for: finish it before any test launches.
-  REDU_CUDA_TRY(cudaDeviceSynchronize());
-  return Status::success();
-}
-
-template <class T>
-Status download(const DeviceBuffer& device, std::vector<T>& host)
-{
-  host.resize(device.bytes() / sizeof(T));
-  if (!host.empty())
-  {
-    REDU_CUDA_TRY(cudaMemcpy(host.data(), device.data(), host.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  return Status::success();
-}
-
 inline Status poison(DeviceBuffer& buffer)
 {
   if (buffer.bytes() > 0)
   {
     REDU_CUDA_TRY(cudaMemset(buffer.data(), poison_byte, buffer.bytes()));
-    REDU_CUDA_TRY(cudaDeviceSynchronize()); // as in upload(): ordered before work on any stream
+    REDU_CUDA_TRY(cudaDeviceSynchronize()); // as in redu::upload(): ordered before work on any stream
   }
   return Status::success();
 }
