@@ -65,12 +65,14 @@ inline std::vector<Shape> full_shapes(std::mt19937_64& rng)
 // Equal rows, from one long row to many one-element rows. 33 x 8195: rows just over one 32 KiB tile of
 // floats, three rows in four starting off a 16-byte boundary (segmented.adaptive's tiled rows). Rows of
 // 1-8, 32, 64, 100, 256 and 333 elements take every lane count of argext.rows' short-row groups (1, 2,
-// 4, 8, 16, 32 lanes).
+// 4, 8, 16, 32 lanes). 1200 x 1027: more equal rows than 8 per SM of 132-SM GPUs, each longer than 512,
+// so argext.rows gives each a warp that loops (its rows from 513 to 4096 elements).
 inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
 {
   std::vector<std::pair<std::int64_t, std::int64_t>> rows_by_length = {
     {1, 1}, {1, 1000003}, {1, 1 << 22}, {3, 1}, {7, 333}, {5, 0}, {64, 4097}, {2048, 256}, {1000, 1},
-    {65536, 1}, {100000, 3}, {1 << 16, 8}, {1 << 14, 32}, {4096, 64}, {999, 100}, {2, 1 << 23}, {33, 8195}};
+    {65536, 1}, {100000, 3}, {1 << 16, 8}, {1 << 14, 32}, {4096, 64}, {999, 100}, {2, 1 << 23}, {33, 8195},
+    {1200, 1027}};
   std::uniform_int_distribution<std::int64_t> rows(1, 3000), length(1, 3000);
   rows_by_length.push_back({rows(rng), length(rng)});
   std::vector<Shape> shapes;
@@ -78,7 +80,7 @@ inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
   {
     shapes.push_back({std::to_string(r) + "x" + std::to_string(len), r * len, r, {}});
   }
-  return misaligning(shapes, {"7x333", "64x4097", "33x8195"});
+  return misaligning(shapes, {"7x333", "64x4097", "33x8195", "1200x1027"});
 }
 
 // Segments of the given lengths, the first starting at `first_offset` (elements before it belong to no
