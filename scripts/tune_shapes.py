@@ -4,17 +4,30 @@
 The values come in groups, one per kernel family; a group's kernels read only its values, so each group
 is tuned on its own. Each candidate table is handed to reduce_bench through REDU_TUNING_FILE, and the
 group's kernels are timed on both clocks, L2 cold and hot, at the sizes where the values can change the
-grid (from 2^--min_log2, default 2^22, to 2^30: below that every candidate launches the same grid):
+grid: full arrays from 2^--min_log2 (default 2^22) to 2^30 (below that every candidate launches the
+same grid); for a batched group, the sweep's batched shapes whose row length lies above the smallest
+value tried and at most the largest (below, every candidate takes the warp groups; above, none does):
   modern  modern.waves, modern.large_input_log2   modern.{atomic,last_block,vec_two_pass,cluster}, f32/f64/i32 sum
   argext  argext.waves                            argext.{key64,pair}, f32/i32 argmax
   precision precision.waves                       precision.{compensated_sum,exact_sum}, f32/f64 sum
+  argext_rows argext.equal_row_warp_max           argext.rows, f32 argmax, batched shapes (rows 513..4096 with
+                                                  the candidates 512, 4096: the sweep's 65536x4096)
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
     --rounds rounds; each case keeps its median over the rounds. Run one after another once each, the
     candidates' scores rose with run order on both GPUs (drift between runs), which then chose the table.
-  - The family's best. Per (type, n, timing) the score reads the fastest kernel of the group, since that
-    is what is compared with CUB; a value that slows a kernel nobody would pick does not count.
+  - The family's best. Per (type, case, timing) the score reads the fastest kernel of the group, since
+    that is what is compared with CUB; a value that slows a kernel nobody would pick does not count. A
+    case is the benchmark's shape (its label's shape=): n:<n> for a full array, <rows>x<length> for a
+    batched one (many batched shapes share n = 2^28).
+  - Batched groups (argext_rows). reduce_bench runs the group's kernel on the sweep's batched shapes
+    only (--benchmark_filter=^batched/: the equal-row shapes of 2^28 elements, 2048x262144 and the
+    sampling shapes), and only the shapes whose row length can change the launch are scored: with
+    every shape scored, a 16% gain on 65536x4096 alone would move the mean of 24 shapes by under 1%
+    and never pass --margin, and the rest would add only noise to the worst case. Many rows are also
+    needed (8 per SM: argext_shape.cuh) for the value to apply; shapes with fewer rows but a length in
+    range are scored too (they launch alike for every candidate: ratio ~1).
   - Score: the geometric mean over the cases of best time / the defaults' best time (0.97: 3% faster).
   - No loss anywhere: a candidate whose best is slower than the defaults' by more than --tolerance at any
     GPU-clock case is refused, however good its mean (the targets are per size: >= 1.00x CUB at every n;
@@ -27,8 +40,10 @@ tuning/<gpu-slug>.txt.
 
   scripts/tune_shapes.py                               build/bench/reduce_bench, every group and candidate
   scripts/tune_shapes.py --groups argext --candidates argext.waves=1,2,4 --dry-run
+  scripts/tune_shapes.py --groups argext_rows --dry-run
 
-Needs a GPU (reduce_bench refuses without one); about 2 s per candidate and round.
+Needs a GPU (reduce_bench refuses without one); about 2 s per candidate and round (full arrays; a
+batched group times 24 shapes, most of 2^28 elements: a few seconds, not yet measured).
 """
 import argparse
 import itertools
@@ -45,19 +60,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# name -> (kernels, types, ops, defaults, candidates). The defaults are those of the family's shape header
-# (handwritten/modern/modern_shape.cuh, handwritten/argext/argext_shape.cuh,
-# handwritten/precision/precision_shape.cuh), which a table overrides.
+# name -> (kernels, types, ops, defaults, candidates, row_value). The defaults are those of the family's
+# shape header (handwritten/modern/modern_shape.cuh, handwritten/argext/argext_shape.cuh,
+# handwritten/precision/precision_shape.cuh), which a table overrides. row_value: None for a group timed
+# on full arrays (2^--min_log2..2^30); else the group is timed on the batched shapes, and scored on those
+# whose row length lies in (smallest, largest] of this value's defaults and candidates.
 GROUPS = {
     "modern": ("modern.atomic,modern.last_block,modern.vec_two_pass,modern.cluster", "f32,f64,i32", "sum",
                {"modern.waves": 64, "modern.large_input_log2": 29},
-               {"modern.waves": [1, 8, 64], "modern.large_input_log2": [26, 29]}),
+               {"modern.waves": [1, 8, 64], "modern.large_input_log2": [26, 29]}, None),
     "argext": ("argext.key64,argext.pair", "f32,i32", "argmax",
                {"argext.waves": 16},
-               {"argext.waves": [2, 4, 16]}),
+               {"argext.waves": [2, 4, 16]}, None),
     "precision": ("precision.compensated_sum,precision.exact_sum", "f32,f64", "sum",
                   {"precision.waves": 64},
-                  {"precision.waves": [1, 8, 64]}),
+                  {"precision.waves": [1, 8, 64]}, None),
+    "argext_rows": ("argext.rows", "f32", "argmax",
+                    {"argext.equal_row_warp_max": 512},
+                    {"argext.equal_row_warp_max": [512, 4096]}, "argext.equal_row_warp_max"),
 }
 
 
@@ -66,7 +86,8 @@ def label_fields(label: str) -> dict:
 
 
 def times(bench_json: dict) -> dict:
-    """(impl, dtype, n, timing) -> ms, from a reduce_bench JSON file."""
+    """(impl, dtype, case, timing) -> ms, from a reduce_bench JSON file. The case is the label's shape:
+    n:<n> for a full array (one per n), <rows>x<length> for equal rows."""
     out = {}
     timings = bench_json["context"]["timings"].split(",")
     for b in bench_json.get("benchmarks", []):
@@ -78,15 +99,21 @@ def times(bench_json: dict) -> dict:
         for t in timings:
             ms = b.get(f"ms_{t}")
             if ms:
-                out[(f["impl"], f["dtype"], int(b["n"]), t)] = ms
+                out[(f["impl"], f["dtype"], f.get("shape") or f"n:{int(b['n'])}", t)] = ms
     return out
 
 
+def row_length(case: str):
+    """The row length of a <rows>x<length> case; None for a full array (n:<n>) or a segmented set."""
+    match = re.fullmatch(r"(\d+)x(\d+)", case)
+    return int(match.group(2)) if match else None
+
+
 def family_best(per_kernel: dict) -> dict:
-    """(dtype, n, timing) -> the fastest kernel's ms."""
+    """(dtype, case, timing) -> the fastest kernel's ms."""
     best = {}
-    for (_, dtype, n, timing), ms in per_kernel.items():
-        key = (dtype, n, timing)
+    for (_, dtype, case, timing), ms in per_kernel.items():
+        key = (dtype, case, timing)
         best[key] = min(best.get(key, ms), ms)
     return best
 
@@ -111,8 +138,10 @@ def run(args, group: str, values: dict, out_json: Path) -> dict:
     kernels, types, ops = GROUPS[group][:3]
     table = out_json.with_suffix(".txt")
     table.write_text(table_text(values))
-    command = [args.bench, f"--impl={kernels}", f"--types={types}", f"--ops={ops}", f"--min_log2={args.min_log2}",
-               "--max_log2=30", "--floor=no", "--clocks=gpu,host", "--l2=cold,hot", f"--samples={args.samples}",
+    # Full arrays at 2^min_log2..2^30, or (a row group) the sweep's batched shapes, which no size option sets.
+    shapes = ["--benchmark_filter=^batched/"] if GROUPS[group][5] else [f"--min_log2={args.min_log2}", "--max_log2=30"]
+    command = [args.bench, f"--impl={kernels}", f"--types={types}", f"--ops={ops}", *shapes,
+               "--floor=no", "--clocks=gpu,host", "--l2=cold,hot", f"--samples={args.samples}",
                f"--benchmark_out={out_json}", "--benchmark_out_format=json"]
     if os.environ.get("REDU_CODE_ID"):
         command.append(f"--code_id={os.environ['REDU_CODE_ID']}")
@@ -138,18 +167,32 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
             data = run(args, group, grid[i], tmp / f"{group}-{i}-{round_number}.json")
             context = context or data["context"]
             samples[i].append(times(data))
+    row_value = GROUPS[group][5]
+    if row_value:  # a row group: only the shapes whose launch a candidate can change
+        tried = [defaults[row_value], *candidates[row_value]]
+        shortest, longest = min(tried), max(tried)
+        scored = lambda case: (row_length(case) or 0) > shortest and (row_length(case) or 0) <= longest
+    else:
+        scored = lambda case: True
     medians = []
     for per_round in samples:
-        keys = set.intersection(*(set(t) for t in per_round))
+        keys = {k for k in set.intersection(*(set(t) for t in per_round)) if scored(k[2])}
         medians.append(family_best({k: statistics.median(t[k] for t in per_round) for k in keys}))
     baseline = medians[grid.index(defaults)]
+    if row_value and not baseline:
+        raise SystemExit(f"tune_shapes: {group}: no batched shape has rows of {shortest + 1}..{longest} elements")
     judged = sorted(((*judge(m, baseline), values) for values, m in zip(grid, medians)), key=lambda j: j[0])
     eligible = [(s, w, v) for s, w, v in judged if w <= 1 + args.tolerance]
     chosen = dict(defaults)
     if eligible and eligible[0][0] < 1 - args.margin:
         chosen = eligible[0][2]
     kernels, types, ops = GROUPS[group][:3]
-    lines = [f"# {group}: {kernels}; {types} {ops}, 2^{args.min_log2}..2^30, GPU and host clocks, L2 cold and hot,",
+    if row_value:
+        cases = sorted({case for (_, case, _) in baseline}, key=lambda c: (row_length(c), int(c.split("x")[0])))
+        where = f"batched shapes with rows of {shortest + 1}..{longest} elements ({', '.join(cases)})"
+    else:
+        where = f"2^{args.min_log2}..2^30"
+    lines = [f"# {group}: {kernels}; {types} {ops}, {where}, GPU and host clocks, L2 cold and hot,",
              f"#   {args.rounds} shuffled rounds (median per case), the family's fastest kernel per case:",
              "#   score = geometric mean of best time / the defaults' best time (below 1: faster); worst = the",
              f"#   largest such ratio on the GPU clock (a candidate above 1 + {args.tolerance:.0%} is refused):"]

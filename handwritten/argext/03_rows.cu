@@ -3,10 +3,11 @@
 // The shape most used in practice: a language model's next token is the argmax of one row of logits per
 // sequence, 1 to 4096 rows of 32000-151936 floats (128-600 KB a row). Three launches, chosen on the host
 // by the (average) row length and the number of rows (constants and rules: argext_shape.cuh):
-//  - short rows (<= 512 elements; equal rows <= 4096 when there are many of them): a group of 1 to 32
-//    lanes per row, as few as hold the row in one round of loads (lanes_per_row), or a warp that takes
-//    several; the group's pairs meet in group_best, its first lane writes. A block per such row would
-//    leave most of its threads without a load, and so would a warp per row of 8.
+//  - short rows (<= 512 elements; many equal rows up to the GPU's "argext.equal_row_warp_max", 512 by
+//    default): a group of 1 to 32 lanes per row, as few as hold the row in one round of loads
+//    (lanes_per_row), or a warp that takes several; the group's pairs meet in group_best, its first lane
+//    writes. A block per such row would leave most of its threads without a load, and so would a warp
+//    per row of 8.
 //  - long rows, many of them: one block per row (block_best).
 //  - long rows, fewer than SMs (1 or 8 sampling rows): one block per row would use 1 or 8 SMs of 132, so
 //    each row is cut into chunks of >= 16 KiB, one block each, and a per-row ticket (last_arrival) elects
@@ -187,8 +188,15 @@ private:
     REDU_TRY(input_evict_first<T>(p.n, evict_first));
     int sms = 0;
     REDU_TRY(multiprocessors(sms));
-    const bool many_equal_rows = std::is_same_v<Bounds, EqualRows> && rows >= warp_rows_per_sm * sms;
-    if (average <= warp_row_max_length || (many_equal_rows && average <= warp_equal_row_max_length))
+    // Many equal rows: up to this GPU's "argext.equal_row_warp_max" (by default warp_row_max_length).
+    std::int64_t warp_max = warp_row_max_length;
+    if (std::is_same_v<Bounds, EqualRows> && rows >= warp_rows_per_sm * sms)
+    {
+      int equal_max = 0;
+      REDU_TRY(equal_row_warp_max(equal_max));
+      warp_max = equal_max;
+    }
+    if (average <= warp_max)
     {
       switch (lanes_per_row<T>(average))
       {

@@ -40,16 +40,20 @@ inline constexpr int max_grid = 65536;
 // 512 floats is 16 per lane of a whole warp, one or two rounds of loads; a block on such a row would
 // leave most of its threads without a pack.
 inline constexpr std::int64_t warp_row_max_length = 512;
-// Equal rows (batched) up to warp_equal_row_max_length elements stay with one warp each when there are
+// Equal rows (batched) up to "argext.equal_row_warp_max" elements stay with one warp each when there are
 // enough of them to give every SM a block's worth of warps (warp_rows_per_sm x SMs rows): a block per
 // row of 4096 floats loads its 16 KiB in one round and then stands in a block-wide reduction, so an SM's
 // few resident blocks (register-bound: 5 of 256 threads on an H200) leave the memory idle between rows;
-// a warp streams its row in 8 rounds and ends in five shuffles. Measured, H200, 65536 rows of 4096
-// floats, GPU clock, cold L2: block per row 3814 GB/s (0.88x CUB), warp per row 4436 (1.02x). Segments
-// keep 512: their average hides the skew, and one warp on a log-normal set's longest segment held the
-// whole launch (1925 -> 513 GB/s).
-inline constexpr std::int64_t warp_equal_row_max_length = 4096;
-inline constexpr std::int64_t warp_rows_per_sm          = block_threads / 32;
+// a warp streams its row in 8 rounds and ends in five shuffles. Measured, 65536 rows of 4096 floats, f32
+// argmax, GPU clock, cold L2: H200 block per row 3814 GB/s (0.88x CUB), warp per row 4436 (1.02x,
+// +16%); H100 block per row 338.7 us, warp per row 347.1 us (2.5% slower). So the limit is per GPU: the
+// default, default_equal_row_warp_max = warp_row_max_length, keeps block-per-row beyond 512 (the rule
+// adds no rows), and a GPU's table (tuning/<gpu-slug>.txt, "argext.equal_row_warp_max", tuned by
+// scripts/tune_shapes.py's argext_rows group) may raise it. Segments keep 512: their average hides the
+// skew, and one warp on a log-normal set's longest segment held the whole launch (1925 -> 513 GB/s).
+inline constexpr int default_equal_row_warp_max = static_cast<int>(warp_row_max_length);
+inline constexpr int max_equal_row_warp_max     = 65536;
+inline constexpr std::int64_t warp_rows_per_sm = block_threads / 32;
 // Loads in flight per thread in the row kernels: rows are shorter than arrays, and 4 x 16 bytes already
 // covers a 4096-float row with one round of a 256-thread block.
 inline constexpr int row_unroll = 4;
@@ -98,6 +102,15 @@ inline Status full_grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
   return tuned_per_device(cache, "argext.waves", default_full_waves, 1, 1024, waves);
+}
+
+// The longest equal row (batched) a warp group takes when there are many rows (default_equal_row_warp_max,
+// or this GPU's table).
+inline Status equal_row_warp_max(int& length)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "argext.equal_row_warp_max", default_equal_row_warp_max,
+                          default_equal_row_warp_max, max_equal_row_warp_max, length);
 }
 
 // A full array's grid: `blocks` blocks, each a contiguous chunk of `chunk` elements (a whole number of

@@ -66,7 +66,8 @@ inline std::vector<Shape> full_shapes(std::mt19937_64& rng)
 // floats, three rows in four starting off a 16-byte boundary (segmented.adaptive's tiled rows). Rows of
 // 1-8, 32, 64, 100, 256 and 333 elements take every lane count of argext.rows' short-row groups (1, 2,
 // 4, 8, 16, 32 lanes). 1200 x 1027: more equal rows than 8 per SM of 132-SM GPUs, each longer than 512,
-// so argext.rows gives each a warp that loops (its rows from 513 to 4096 elements).
+// so argext.rows gives each a warp that loops where the GPU's table raises "argext.equal_row_warp_max"
+// to 1027 or more (argext_shape.cuh), and a block per row at the default (512).
 inline std::vector<Shape> batched_shapes(std::mt19937_64& rng)
 {
   std::vector<std::pair<std::int64_t, std::int64_t>> rows_by_length = {
