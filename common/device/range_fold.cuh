@@ -25,6 +25,33 @@ __device__ __forceinline__ void load_packs(const Pack<T>* p, const Load& load, P
   }
 }
 
+// The last, partial round of a thread whose packs k, k + Stride, ..., k + (Unroll - 1) x Stride of `p`
+// do not all lie below `packs`: the ones that do are loaded, all before the first is used (as in
+// load_packs), then fold(u, pack) takes the u-th. Shared by the tile loop below and the argext family's
+// pair fold, whose accumulators differ.
+template <int Stride, int Unroll, class Load, class T, class Fold>
+__device__ __forceinline__ void fold_partial_round(const Pack<T>* p, std::int64_t k, std::int64_t packs,
+                                                   const Load& load, Fold fold)
+{
+  Pack<T> v[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+  {
+    if (k + u * Stride < packs)
+    {
+      v[u] = load.vector(p + k + u * Stride);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+  {
+    if (k + u * Stride < packs)
+    {
+      fold(u, v[u]);
+    }
+  }
+}
+
 // A group of GroupSize threads folds in[begin, end); `rank` is this thread's place in the group, in
 // [0, GroupSize). Thread `rank` takes the head and tail elements rank, rank + GroupSize, ... and the
 // packs rank + u x GroupSize of each round of GroupSize x Unroll packs, into one accumulator; a last
@@ -108,24 +135,8 @@ __device__ __forceinline__ void fold_tile_run(const Pack<T>* body, std::int64_t 
   }
   if (first <= full_tiles && full_tiles < end) // this block owns the partial last tile: same loads, predicated
   {
-    const std::int64_t base = full_tiles * tile + tid;
-    P v[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (base + u * Threads < packs)
-      {
-        v[u] = load.vector(body + base + u * Threads);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (base + u * Threads < packs)
-      {
-        acc[u] = step(acc[u], v[u]);
-      }
-    }
+    fold_partial_round<Threads, Unroll>(body, full_tiles * tile + tid, packs, load,
+                                        [&acc, step](int u, const P& v) { acc[u] = step(acc[u], v); });
   }
 }
 

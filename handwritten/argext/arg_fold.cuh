@@ -11,6 +11,7 @@
 // the pair costs no bandwidth, only issue slots the loads leave free.
 #pragma once
 
+#include "common/device/range_fold.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/argext/arg_pair.cuh"
 
@@ -101,23 +102,9 @@ __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::in
   }
   if (k < packs) // fewer than Unroll packs left for this thread: one predicated round
   {
-    P x[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (k + u * GroupSize < packs)
-      {
-        x[u] = load.vector(v + k + u * GroupSize);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      if (k + u * GroupSize < packs)
-      {
-        acc.pack(x[u], body - origin + (k + u * GroupSize) * pack_size<T>);
-      }
-    }
+    fold_partial_round<GroupSize, Unroll>(v, k, packs, load, [&acc, k, first = body - origin](int u, const P& x) {
+      acc.pack(x, first + (k + u * GroupSize) * pack_size<T>);
+    });
   }
   for (std::int64_t i = tail + rank; i < end; i += GroupSize)
   {
