@@ -41,6 +41,7 @@ tuning/<gpu-slug>.txt.
   scripts/tune_shapes.py                               build/bench/reduce_bench, every group and candidate
   scripts/tune_shapes.py --groups argext --candidates argext.waves=1,2,4 --dry-run
   scripts/tune_shapes.py --groups argext_rows --dry-run
+  scripts/tune_shapes.py --groups argext_rows          one group; the table keeps the other groups' lines
 
 Needs a GPU (reduce_bench refuses without one); about 2 s per candidate and round (full arrays; a
 batched group times 24 shapes, most of 2^28 elements: a few seconds, not yet measured).
@@ -203,6 +204,26 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     return chosen, lines, context
 
 
+def previous_table(path: Path) -> tuple[dict, dict]:
+    """A table written before: each group's comment block (its "# <group>:" line and the "#   " lines
+    after it) and every value; both empty when there is none."""
+    blocks, values, current = {}, {}, None
+    if path.exists():
+        for line in path.read_text().splitlines():
+            heading = re.match(r"# (\w+): ", line)
+            if heading and heading.group(1) in GROUPS:
+                current = heading.group(1)
+                blocks[current] = [line]
+            elif line.startswith("#   ") and current:
+                blocks[current].append(line)
+            elif line.strip() and not line.startswith("#"):
+                name, value = line.split()
+                values[name] = int(value)
+            else:
+                current = None
+    return blocks, values
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", default=str(ROOT / "build/bench/reduce_bench"))
@@ -234,23 +255,34 @@ def main() -> int:
                              f"{[n for g in GROUPS for n in GROUPS[g][3]]}")
         overrides[name] = [int(v) for v in values.split(",")]
 
-    chosen, comments, context = {}, [], None
+    chosen, blocks, context = {}, {}, None
     with tempfile.TemporaryDirectory() as tmp:
         for group in groups:
             candidates = {name: overrides.get(name, values) for name, values in GROUPS[group][4].items()}
-            values, lines, context = tune_group(args, group, candidates, Path(tmp))
+            values, blocks[group], context = tune_group(args, group, candidates, Path(tmp))
             chosen.update(values)
-            comments += lines
 
+    if not re.fullmatch(r"[a-z0-9-]+", context["gpu_slug"]):
+        raise SystemExit(f"tune_shapes: unexpected GPU slug {context['gpu_slug']!r}")
+    path = ROOT / "tuning" / f"{context['gpu_slug']}.txt"
     header = [f"# tuning/{context['gpu_slug']}.txt: run-time launch-shape values for {context['gpu_name']}",
               f"# written by scripts/tune_shapes.py; code_id {context.get('code_id', '?')}, "
               f"CCCL {context.get('cccl_version', '?')}, {context.get('date', '?')}"]
+    # Tuning some groups keeps the others' lines of the table already there: a table holds every group.
+    untouched = [g for g in GROUPS if g not in groups]
+    if untouched:
+        previous_blocks, previous_values = previous_table(path)
+        kept = [g for g in untouched if g in previous_blocks]
+        if kept:
+            header.append(f"# this run tuned {', '.join(groups)}; the lines of {', '.join(kept)} are the previous table's")
+        blocks.update({g: previous_blocks[g] for g in kept})
+        chosen.update({n: previous_values[n] for g in kept for n in GROUPS[g][3] if n in previous_values})
+    order = [g for g in GROUPS if g in blocks]  # the table lists the groups in one order, whoever tuned them
+    comments = [line for g in order for line in blocks[g]]
+    chosen = {n: chosen[n] for g in order for n in GROUPS[g][3] if n in chosen}
     text = "\n".join(header + comments) + "\n" + table_text(chosen)
     print(text, end="")
     if not args.dry_run:
-        path = ROOT / "tuning" / f"{context['gpu_slug']}.txt"
-        if not re.fullmatch(r"[a-z0-9-]+", context["gpu_slug"]):
-            raise SystemExit(f"tune_shapes: unexpected GPU slug {context['gpu_slug']!r}")
         path.write_text(text)
         print(f"tune_shapes: wrote {path}")
     return 0
