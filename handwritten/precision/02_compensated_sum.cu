@@ -18,6 +18,7 @@
 // Knuth's TwoSum (TAOCP vol. 2, 4.2.2).
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
 #include "common/device/tiled_input.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
@@ -116,27 +117,19 @@ __global__ void __launch_bounds__(Threads)
     slot[compensated_unroll<T> - 1].add(input.tail[threadIdx.x]);
   }
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
-  for (std::int64_t t = first; t < end; ++t)
-  {
-    P x[compensated_unroll<T>];
+  // Full tiles with every load issued before any is used, the last tile predicated (fold_tile_run). A
+  // bounds test on each load of every tile (the first spelling) let the compiler fold each pack before
+  // loading the next: one 16-byte load in flight per thread, whatever compensated_unroll says.
+  fold_tile_run<Threads>(input.body, input.packs, first, end, load, slot, [](Compensated<T> c, const P& x) {
+    T lane[pack_size<T>];
+    std::memcpy(lane, &x.v, sizeof(lane));
 #pragma unroll
-    for (int u = 0; u < compensated_unroll<T>; ++u) // every load issued before any is used
+    for (int e = 0; e < pack_size<T>; ++e)
     {
-      const std::int64_t k = t * tile + u * Threads + threadIdx.x;
-      x[u]                 = k < input.packs ? load.vector(input.body + k) : P{};
+      c.add(lane[e]);
     }
-#pragma unroll
-    for (int u = 0; u < compensated_unroll<T>; ++u)
-    {
-      T lane[pack_size<T>];
-      std::memcpy(lane, &x[u].v, sizeof(lane));
-#pragma unroll
-      for (int e = 0; e < pack_size<T>; ++e)
-      {
-        slot[u].add(lane[e]); // a zero past the end adds nothing and no error
-      }
-    }
-  }
+    return c;
+  });
 #pragma unroll
   for (int u = 1; u < compensated_unroll<T>; ++u)
   {
