@@ -9,9 +9,10 @@
 // atomics, which are exact and so order-free; the last block (the ticket of lesson modern 3) rounds
 // the integer to the element type once, to nearest even. The result is the correctly rounded exact
 // sum: error <= u |sum|, against ~log2(n) u sum|x| for a tree.
-// Cost: ~15 integer instructions per element instead of one add. At 4.8 TB/s an H200 reads 1.2 G
-// floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock, against 128 instructions per SM
-// per clock, so up to ~28 instructions per float keep it memory-bound (prediction in NOTES.md).
+// Cost: ~28 instructions per float in the machine code (sm_90: decode, shift, sign, compare, 64-bit
+// add) instead of one add, ~60 per double. At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs
+// at ~1.9 GHz: 4.6 floats per SM per clock, against 128 instructions per SM per clock, so up to ~28
+// instructions per float keep it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and left zero (limbs and flags read back with atomicExch, the ticket reset by the winner).

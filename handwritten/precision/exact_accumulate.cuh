@@ -28,6 +28,15 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
   atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
 }
 
+// Rare on ordinary data, so kept out of line: the hot path stays a few registers wide. A free function
+// taking values, not a member: a call that takes the running sum's address puts the running sum in local
+// memory, and every element then loads and stores it there (the machine code of the first version did:
+// one STL/LDL pair per element, which made that kernel 3-5x slower than the plain sum).
+template <class T> __device__ __noinline__ void add_to_block(int limb, Magnitude<T> sum, long long* block_limbs)
+{
+  add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+}
+
 // One thread's running sum: a limb and the sum of the terms that landed there since the last flush.
 template <class T> struct RunningSum
 {
@@ -39,23 +48,15 @@ template <class T> struct RunningSum
   {
     const Term<T> t = term_of(x);
     non_finite |= t.non_finite;
-    if (t.value == 0)
+    // Another exponent range: the running sum goes to the block first. Zeros and non-finite values
+    // (term 0) add nothing wherever they land, so they never move the running sum.
+    if (t.value != 0 && t.limb != limb)
     {
-      return; // zeros and non-finite values add nothing to the integer
-    }
-    if (t.limb != limb) // another exponent range: the running sum goes to the block first
-    {
-      move_to(t.limb, block_limbs);
+      add_to_block<T>(limb, sum, block_limbs);
+      limb = t.limb;
+      sum  = 0;
     }
     sum += t.value;
-  }
-
-  // Rare on ordinary data, so kept out of line: the hot path above stays a few registers wide.
-  __device__ __noinline__ void move_to(int new_limb, long long* block_limbs)
-  {
-    add_pieces<T>(limb, sum, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
-    limb = new_limb;
-    sum  = 0;
   }
 
   // Every lane of the warp calls this together. When the whole warp sums into one limb (ordinary data),

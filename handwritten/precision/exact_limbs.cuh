@@ -73,29 +73,28 @@ template <class T> struct Term
   unsigned non_finite = 0;
 };
 
+// Branch-free (selects only): the kernel calls this for every element, and a branch per element costs
+// its reconvergence instructions as well.
 template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
 {
-  using F = ExactFormat<T>;
-  typename F::Bits bits;
+  using F    = ExactFormat<T>;
+  using Bits = typename F::Bits;
+  Bits bits;
   std::memcpy(&bits, &x, sizeof(T));
   constexpr int sign_shift = 8 * sizeof(T) - 1;
   const bool negative      = (bits >> sign_shift) != 0;
-  const int biased         = static_cast<int>((bits >> F::fraction_bits) & F::exponent_mask);
-  const typename F::Bits fraction = bits & ((typename F::Bits(1) << F::fraction_bits) - 1);
+  const unsigned biased    = static_cast<unsigned>((bits >> F::fraction_bits) & F::exponent_mask);
+  const Bits fraction      = bits & ((Bits(1) << F::fraction_bits) - 1);
+  const bool finite        = biased != F::exponent_mask;
   Term<T> t;
-  if (biased == F::exponent_mask)
-  {
-    t.non_finite = fraction != 0 ? saw_nan : (negative ? saw_minus_infinity : saw_plus_infinity);
-    return t;
-  }
-  const typename F::Bits significand = biased == 0 ? fraction : (fraction | (typename F::Bits(1) << F::fraction_bits));
-  const int exponent                  = biased == 0 ? 0 : biased - 1;
-  t.limb                              = exponent / 32;
-  t.value = static_cast<typename F::Magnitude>(significand) << (exponent % 32);
-  if (negative)
-  {
-    t.value = -t.value;
-  }
+  t.non_finite = finite ? 0u : (fraction != 0 ? saw_nan : (negative ? saw_minus_infinity : saw_plus_infinity));
+  // A subnormal (biased 0) has no implicit bit and the exponent of the smallest normal; a non-finite
+  // value becomes the term 0 (its flag decides the result).
+  const Bits significand  = !finite ? Bits(0) : (biased == 0 ? fraction : (fraction | (Bits(1) << F::fraction_bits)));
+  const unsigned exponent = biased - (biased != 0 ? 1u : 0u);
+  t.limb                  = static_cast<int>(exponent / 32);
+  const typename F::Magnitude magnitude = static_cast<typename F::Magnitude>(significand) << (exponent % 32);
+  t.value                               = negative ? -magnitude : magnitude;
   return t;
 }
 
