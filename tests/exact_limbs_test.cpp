@@ -50,6 +50,61 @@ TEST(ExactLimbs, FloatSumsMatchTheOneRoundingOfAnExactDoubleSum)
 
 // Doubles that are integers below 2^40 times one power of two: their sum is an int64, whose conversion to
 // double rounds once; the power of two scales exactly (no overflow or underflow at these scales).
+// The kernel's float shortcut (RunningSum<float>, exact_accumulate.cuh): 2^14 floats of one exponent
+// window (biased exponent >> 4) add exactly in a double, and float_units_of turns that double into the
+// float limbs. Every window, from the subnormals (0) to the largest finite floats (15), at the bound
+// (shape 0): half the values the window's largest (top exponent, significand all ones), half its
+// smallest step (lowest exponent, last bit set), same signs, so the sum needs all 53 bits of the double
+// (2^13 x 2^39 steps): with 2^16 values this test fails.
+TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
+{
+  std::mt19937_64 rng(20261124);
+  constexpr int count = 1 << 14;
+  for (int window = 0; window < 16; ++window)
+  {
+    for (int shape = 0; shape < 3; ++shape) // largest, random same sign, random mixed signs
+    {
+      std::vector<float> values(count);
+      for (int i = 0; i < count; ++i)
+      {
+        const int lowest = 16 * window;
+        const int top    = std::min(16 * window + 15, 254);
+        std::uint32_t bits;
+        if (shape == 0)
+        {
+          bits = i % 2 == 0 ? (static_cast<std::uint32_t>(top) << 23) | 0x7fffffu
+                            : (static_cast<std::uint32_t>(lowest) << 23) | 1u;
+        }
+        else
+        {
+          bits = (static_cast<std::uint32_t>(std::min(lowest + static_cast<int>(rng() % 16), 254)) << 23)
+               | static_cast<std::uint32_t>(rng() & 0x7fffff);
+        }
+        const bool negative = shape == 2 && (rng() & 1);
+        values[i]           = std::bit_cast<float>(bits | (negative ? 0x80000000u : 0u));
+      }
+      double sum = 0;
+      for (float v : values)
+      {
+        sum += v;
+      }
+      long long limbs[precision::ExactFormat<float>::limbs] = {};
+      int limb       = 0;
+      __int128 value = 0;
+      precision::float_units_of(sum, limb, value);
+      precision::add_pieces<__int128>(limb, value, [&](int j, long long v) { limbs[j] += v; });
+      // Minus every value's own term: zero exactly when the double held the exact sum (a comparison after
+      // rounding to float would hide an error below the float's last bit).
+      for (float v : values)
+      {
+        const precision::Term<float> t = precision::term_of(-v);
+        precision::add_pieces<long long>(t.limb, t.value, [&](int j, long long piece) { limbs[j] += piece; });
+      }
+      EXPECT_SAME_BITS(precision::round_exact<float>(limbs, 0), 0.0f) << "window " << window << " shape " << shape;
+    }
+  }
+}
+
 TEST(ExactLimbs, DoubleSumsMatchTheOneRoundingOfAnExactIntegerSum)
 {
   std::mt19937_64 rng(7);

@@ -9,10 +9,12 @@
 // atomics, which are exact and so order-free; the last block (the ticket of lesson modern 3) rounds
 // the integer to the element type once, to nearest even. The result is the correctly rounded exact
 // sum: error <= u |sum|, against ~log2(n) u sum|x| for a tree.
-// Cost: ~28 instructions per float in the machine code (sm_90: decode, shift, sign, compare, 64-bit
-// add) instead of one add, ~60 per double. At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs
-// at ~1.9 GHz: 4.6 floats per SM per clock, against 128 instructions per SM per clock, so up to ~28
-// instructions per float keep it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
+// Floats take a shortcut: their running sum is a double, exact for 2^14 floats of one exponent window
+// (exact_accumulate.cuh), so an element costs a conversion, a compare and a double add.
+// Cost: ~8 instructions per float in the machine code (sm_90), ~60 per double (128-bit integer terms),
+// instead of one add. At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6
+// floats per SM per clock, against 128 instructions per SM per clock, so up to ~28 instructions per
+// float keep it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and left zero (limbs and flags read back with atomicExch, the ticket reset by the winner).
@@ -66,8 +68,11 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   constexpr std::int64_t tile = static_cast<std::int64_t>(Threads) * unroll;
   const std::int64_t first    = blockIdx.x * tiles_per_block;
   const std::int64_t end      = min(first + tiles_per_block, input.tiles(tile));
-  // Tiles between two flushes, so that a float running sum stays below 2^63 (terms_per_flush).
-  constexpr std::int64_t tiles_per_flush = F::terms_per_flush / (unroll * pack_size<T>);
+  // Tiles between two flushes, so that the running sum stays exact (RunningSum::terms_per_flush; the
+  // head and the tail add up to two packs' worth before the first flush).
+  constexpr std::int64_t tiles_per_flush =
+      (RunningSum<T>::terms_per_flush - 2 * pack_size<T>) / (unroll * pack_size<T>);
+  static_assert(tiles_per_flush >= 1);
 
   RunningSum<T> running;
   if (blockIdx.x == 0 && threadIdx.x < input.head)
@@ -79,6 +84,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     running.add(input.tail[threadIdx.x], block_limbs);
   }
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
+  std::int64_t tiles_to_flush = tiles_per_flush;
   for (std::int64_t t = first; t < end; ++t)
   {
     P x[unroll];
@@ -107,9 +113,10 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
         }
       }
     }
-    if ((t - first) % tiles_per_flush == tiles_per_flush - 1)
+    if (--tiles_to_flush == 0)
     {
       running.flush_warp(block_limbs);
+      tiles_to_flush = tiles_per_flush;
     }
   }
   running.flush_warp(block_limbs);

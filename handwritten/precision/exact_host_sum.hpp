@@ -23,7 +23,7 @@ public:
   {
     const Term<T> t = term_of(x);
     non_finite_ |= t.non_finite;
-    add_pieces<T>(t.limb, t.value, [&](int j, long long v) { limbs_[j] += v; });
+    add_pieces<typename ExactFormat<T>::Magnitude>(t.limb, t.value, [&](int j, long long v) { limbs_[j] += v; });
     if (++terms_ % (1 << 20) == 0) // each piece is below 2^32: carry long before 2^31 of them
     {
       normalize<T>(limbs_);

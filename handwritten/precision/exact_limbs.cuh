@@ -40,9 +40,6 @@ template <> struct ExactFormat<float>
   static constexpr int exponent_mask        = 0xff;
   static constexpr int unit_exponent        = -149; // the smallest subnormal is 2^-149
   static constexpr int limbs                = 12;
-  // A register sum of this many terms stays below 2^62 (each term < 2^55): the kernel flushes it to the
-  // limbs at least this often.
-  static constexpr int terms_per_flush = 128;
 };
 template <> struct ExactFormat<double>
 {
@@ -52,7 +49,6 @@ template <> struct ExactFormat<double>
   static constexpr int exponent_mask        = 0x7ff;
   static constexpr int unit_exponent        = -1074;
   static constexpr int limbs                = 69;
-  static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 40; // 2^84 * 2^40 < 2^127
 };
 
 // Infinities and NaN are not integers: they are recorded as flags and decide the result alone (the
@@ -100,17 +96,43 @@ template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
 
 // A signed register sum that belongs in limb `limb` and up, cut into 32-bit pieces: the low pieces as
 // unsigned values in [0, 2^32), the last signed. Adding each piece to its limb adds exactly `value`.
-// Float sums (< 2^63) make two pieces, double sums (< 2^127) four.
-template <class T, class AddToLimb>
-__host__ __device__ __forceinline__ void add_pieces(int limb, typename ExactFormat<T>::Magnitude value, AddToLimb&& add)
+// M is the sum's type: long long (two pieces) or __int128 (four).
+template <class M, class AddToLimb> __host__ __device__ __forceinline__ void add_pieces(int limb, M value, AddToLimb&& add)
 {
-  constexpr int pieces = sizeof(typename ExactFormat<T>::Magnitude) / 4;
+  constexpr int pieces = sizeof(M) / 4;
   for (int k = 0; k < pieces - 1; ++k)
   {
     add(limb + k, static_cast<long long>(static_cast<std::uint32_t>(value)));
     value >>= 32; // arithmetic: the remaining high part keeps the sign
   }
   add(limb + pieces - 1, static_cast<long long>(value));
+}
+
+// A finite double that is an integer multiple of float's unit 2^-149 (a float running sum), as a float
+// limb and the signed value in that limb: v = m 2^(e - 1075) = m 2^(e - 926) 2^-149, with m the 53-bit
+// significand and e the biased exponent. The value is below 2^85 (m << 31) and its four pieces land in
+// float limbs <= 10 for |v| < 2^143 (2^14 floats below 2^128).
+__host__ __device__ __forceinline__ void float_units_of(double v, int& limb, __int128& value)
+{
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof(v));
+  const int e = static_cast<int>((bits >> 52) & 0x7ff);
+  if (e == 0) // zero: a nonzero multiple of 2^-149 is a normal double
+  {
+    limb  = 0;
+    value = 0;
+    return;
+  }
+  std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  int position    = e - 926;
+  if (position < 0) // the low bits below 2^-149 are zeros: shifting them out is exact
+  {
+    m >>= -position;
+    position = 0;
+  }
+  limb                   = position / 32;
+  const __int128 magnitude = static_cast<__int128>(m) << (position % 32);
+  value                  = (bits >> 63) != 0 ? -magnitude : magnitude;
 }
 
 // Carries every limb but the last into the next, so limbs 0..L-2 lie in [0, 2^32) and the last carries

@@ -11,9 +11,10 @@ namespace redu::precision
 
 // 8 warps per block, as the modern family (handwritten/modern/modern_shape.cuh, idea 15 there).
 inline constexpr int block_threads = 256;
-// 16-byte loads each thread of the exact sum issues per tile: 4, half the modern family's 8, because
-// each element costs about 15 integer instructions there (decode, shift, add) instead of one add, and
-// registers hold the running sums as well: 64 bytes in flight per thread, 16 KB per block.
+// 16-byte loads each thread of the exact sum issues per tile: 4, half the modern family's 8, because the
+// double kernel's element costs ~60 instructions (128-bit integer terms) and registers hold the running
+// sums as well; the float kernel (~8 instructions per element) keeps it to stay within 64 registers at
+// four blocks per SM: 64 bytes in flight per thread, 16 KB per block.
 inline constexpr int unroll = 4;
 // The compensated sum's, per element type. Its element costs ~8 flops and its running state is one
 // (sum, error) pair per load slot. Floats: the modern family's 8 (128 bytes in flight per thread, 32 KB
