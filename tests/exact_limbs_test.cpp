@@ -91,7 +91,7 @@ TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
       long long limbs[precision::ExactFormat<float>::limbs] = {};
       int limb       = 0;
       __int128 value = 0;
-      precision::float_units_of(sum, limb, value);
+      precision::float_units_of(sum, window, limb, value);
       precision::add_pieces<__int128>(limb, value, [&](int j, long long v) { limbs[j] += v; });
       // Minus every value's own term: zero exactly when the double held the exact sum (a comparison after
       // rounding to float would hide an error below the float's last bit).

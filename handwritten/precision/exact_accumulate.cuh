@@ -34,7 +34,12 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
 // one STL/LDL pair per element, which made that kernel 3-5x slower than the plain sum).
 template <class M> __device__ __noinline__ void add_to_block(int limb, M value, long long* block_limbs)
 {
-  add_pieces<M>(limb, value, [&](int j, long long v) { add_to_limb(block_limbs, j, v); });
+  add_pieces<M>(limb, value, [&](int j, long long v) {
+    if (v != 0) // shared 64-bit atomics are compare-and-swap loops (ATOMS.CAST.SPIN.64): none for nothing
+    {
+      add_to_limb(block_limbs, j, v);
+    }
+  });
 }
 
 // Every lane of the warp calls this together with its (limb, value). When the whole warp's values
@@ -114,7 +119,9 @@ template <class T> struct RunningSum
 // A double carries 53, so 2^14 of them add up exactly in any order. Per element: a conversion, the
 // window (shift, mask), a compare and one double add, ~8 instructions instead of ~28 for the integer
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
-// every 2^14 terms, and at the end. An infinity or NaN adds into the double as IEEE says (NaN anywhere,
+// every 2^14 terms, and at the end, in the window's limb (float_units_of): on ordinary data a whole
+// warp's sums share it, and its lanes add their pieces across the warp before one lane adds them to
+// shared memory (64-bit shared atomics are compare-and-swap loops: 32 lanes on one limb serialise). An infinity or NaN adds into the double as IEEE says (NaN anywhere,
 // or +inf with -inf, gives NaN), and the flush turns a non-finite sum into the contract's flags.
 template <> struct RunningSum<float>
 {
@@ -128,7 +135,10 @@ template <> struct RunningSum<float>
     const int w = static_cast<int>((__float_as_uint(x) >> 27) & 0xf); // biased exponent >> 4
     if (w != window && x != 0.0f) // zeros fit every window
     {
-      flush(block_limbs, false);
+      if (sum != 0) // a thread's first element, or a window left with an exact zero: nothing to add
+      {
+        flush(block_limbs, false);
+      }
       window = w;
     }
     sum += static_cast<double>(x);
@@ -143,7 +153,7 @@ private:
     Magnitude<double> v = 0;
     if (isfinite(sum))
     {
-      float_units_of(sum, limb, v);
+      float_units_of(sum, window, limb, v);
     }
     else
     {

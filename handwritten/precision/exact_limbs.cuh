@@ -108,31 +108,34 @@ template <class M, class AddToLimb> __host__ __device__ __forceinline__ void add
   add(limb + pieces - 1, static_cast<long long>(value));
 }
 
-// A finite double that is an integer multiple of float's unit 2^-149 (a float running sum), as a float
-// limb and the signed value in that limb: v = m 2^(e - 1075) = m 2^(e - 926) 2^-149, with m the 53-bit
-// significand and e the biased exponent. The value is below 2^85 (m << 31) and its four pieces land in
-// float limbs <= 10 for |v| < 2^143 (2^14 floats below 2^128).
-__host__ __device__ __forceinline__ void float_units_of(double v, int& limb, __int128& value)
+// A float running sum (RunningSum<float>): a finite double holding the exact sum of floats of one
+// exponent window w (biased exponent >> 4), so an integer multiple of the window's smallest step,
+// 2^base units with base = 16 w - 1 (0 for window 0), as the limb that holds that step and the signed
+// value in it. Every sum of a window lands in the same limb, whatever its magnitude, so a warp's lanes
+// usually agree and their pieces add across the warp first. With v = m 2^(e - 1075) = m 2^(e - 926)
+// units (m the 53-bit significand, e the biased exponent), the value is m shifted to the limb's start:
+// below 2^87 for |v| < 2^14 x 2^(16 w - 111), four pieces in float limbs <= 10.
+__host__ __device__ __forceinline__ void float_units_of(double v, int window, int& limb, __int128& value)
 {
+  const int base = window == 0 ? 0 : 16 * window - 1;
+  limb           = base / 32;
+  value          = 0;
   std::uint64_t bits;
   std::memcpy(&bits, &v, sizeof(v));
   const int e = static_cast<int>((bits >> 52) & 0x7ff);
   if (e == 0) // zero: a nonzero multiple of 2^-149 is a normal double
   {
-    limb  = 0;
-    value = 0;
     return;
   }
   std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int position    = e - 926;
-  if (position < 0) // the low bits below 2^-149 are zeros: shifting them out is exact
+  int position    = e - 926 - 32 * limb;
+  if (position < 0) // the bits below the window's step are zeros: shifting them out is exact
   {
     m >>= -position;
     position = 0;
   }
-  limb                   = position / 32;
-  const __int128 magnitude = static_cast<__int128>(m) << (position % 32);
-  value                  = (bits >> 63) != 0 ? -magnitude : magnitude;
+  const __int128 magnitude = static_cast<__int128>(m) << position;
+  value                    = (bits >> 63) != 0 ? -magnitude : magnitude;
 }
 
 // Carries every limb but the last into the next, so limbs 0..L-2 lie in [0, 2^32) and the last carries
