@@ -52,6 +52,31 @@ __device__ __forceinline__ void fold_partial_round(const Pack<T>* p, std::int64_
   }
 }
 
+// in[begin, end) cut at 16-byte boundaries: elements [begin, body) before the first aligned address (at
+// most 16 / sizeof(T) - 1 of them), `packs` whole packs from `body`, and elements [tail, end) after them.
+// The same cut as fold_tiles' TiledInput, spelled in signed index arithmetic for a range of a larger
+// array: a shared spelling moved the register allocation of one family's kernels or the other's, so
+// each keeps the one it was tuned with. Used by every range fold (fold_range here, argext's
+// fold_range_arg).
+struct RangeCut
+{
+  std::int64_t body;
+  std::int64_t packs;
+  std::int64_t tail;
+};
+
+template <class T> __device__ __forceinline__ RangeCut cut_range(const T* in, std::int64_t begin, std::int64_t end)
+{
+  const auto misaligned = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in + begin) % 16);
+  std::int64_t head     = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<std::int64_t>(sizeof(T));
+  head                  = head < end - begin ? head : end - begin;
+  RangeCut cut;
+  cut.body  = begin + head;
+  cut.packs = (end - cut.body) / pack_size<T>;
+  cut.tail  = cut.body + cut.packs * pack_size<T>;
+  return cut;
+}
+
 // A group of GroupSize threads folds in[begin, end); `rank` is this thread's place in the group, in
 // [0, GroupSize). Thread `rank` takes the head and tail elements rank, rank + GroupSize, ... and the
 // packs rank + u x GroupSize of each round of GroupSize x Unroll packs, into one accumulator; a last
@@ -63,15 +88,8 @@ __device__ __forceinline__ T fold_range(const T* __restrict__ in, std::int64_t b
 {
   using P          = Pack<T>;
   const T identity = ReduceOp::template identity<T>();
-  // The same cut as in fold_tiles, spelled in signed index arithmetic: one shared spelling moved the
-  // register allocation of one family's kernels or the other's, so each keeps the one it was tuned with.
-  const auto misaligned    = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in + begin) % 16);
-  std::int64_t head        = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<std::int64_t>(sizeof(T));
-  head                     = head < end - begin ? head : end - begin;
-  const std::int64_t body  = begin + head;
-  const std::int64_t packs = (end - body) / pack_size<T>;
-  const std::int64_t tail  = body + packs * pack_size<T>;
-  T partial                = identity;
+  const auto [body, packs, tail] = cut_range(in, begin, end);
+  T partial                      = identity;
 
   for (std::int64_t i = begin + rank; i < body; i += GroupSize)
   {

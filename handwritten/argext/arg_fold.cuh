@@ -72,13 +72,8 @@ template <int GroupSize, int Unroll, class Load, class T, class Acc>
 __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
                                                std::int64_t origin, int rank, const Load& load, Acc& acc)
 {
-  using P                  = Pack<T>;
-  const auto misaligned    = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in + begin) % 16);
-  std::int64_t head        = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<std::int64_t>(sizeof(T));
-  head                     = head < end - begin ? head : end - begin;
-  const std::int64_t body  = begin + head;
-  const std::int64_t packs = (end - body) / pack_size<T>;
-  const std::int64_t tail  = body + packs * pack_size<T>;
+  using P                        = Pack<T>;
+  const auto [body, packs, tail] = cut_range(in, begin, end);
 
   for (std::int64_t i = begin + rank; i < body; i += GroupSize)
   {
