@@ -9,7 +9,8 @@ same grid); for a batched group, the sweep's batched shapes whose row length lie
 value tried and at most the largest (below, every candidate takes the warp groups; above, none does):
   modern  modern.waves, modern.large_input_log2   modern.{atomic,last_block,vec_two_pass,cluster}, f32/f64/i32 sum
   argext  argext.waves                            argext.{key64,pair}, f32/i32 argmax
-  precision precision.waves                       precision.{compensated_sum,exact_sum}, f32/f64 sum
+  precision precision.waves                       precision.compensated_sum, f32/f64 sum
+  exact     precision.exact_waves                 precision.exact_sum, f32/f64 sum
   argext_rows argext.equal_row_warp_max           argext.rows, f32 argmax, batched shapes (rows 513..4096 with
                                                   the candidates 512, 4096: the sweep's 65536x4096)
 
@@ -73,9 +74,12 @@ GROUPS = {
     "argext": ("argext.key64,argext.pair", "f32,i32", "argmax",
                {"argext.waves": 16},
                {"argext.waves": [2, 4, 16]}, None),
-    "precision": ("precision.compensated_sum,precision.exact_sum", "f32,f64", "sum",
+    "precision": ("precision.compensated_sum", "f32,f64", "sum",
                   {"precision.waves": 64},
                   {"precision.waves": [1, 8, 64]}, None),
+    "exact": ("precision.exact_sum", "f32,f64", "sum",
+              {"precision.exact_waves": 64},
+              {"precision.exact_waves": [1, 8, 64]}, None),
     "argext_rows": ("argext.rows", "f32", "argmax",
                     {"argext.equal_row_warp_max": 512},
                     {"argext.equal_row_warp_max": [512, 4096]}, "argext.equal_row_warp_max"),

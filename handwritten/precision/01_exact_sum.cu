@@ -199,7 +199,7 @@ public:
     constexpr auto kernel = exact_sum<block_threads, T>;
     modern::LaunchShape shape;
     int waves = 0;
-    REDU_TRY(grid_waves(waves));
+    REDU_TRY(exact_grid_waves(waves));
     REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
     return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks,
                   block_threads, shape.tiles_per_block, shape.evict_first, stream);

@@ -23,14 +23,27 @@ inline constexpr int unroll = 4;
 // 5-7% at 2^24-2^27 on the H200 (handwritten/precision/NOTES.md, code_id 2faa5bb275e8c4f0).
 template <class T> inline constexpr int compensated_unroll = sizeof(T) == 4 ? 8 : 4;
 // A grid of at most this many waves of resident blocks: the modern family's default. A default: a
-// GPU's table (tuning/<gpu-slug>.txt, "precision.waves") may set another; every block ends with a grid
+// GPU's table (tuning/<gpu-slug>.txt, "precision.waves" and "precision.exact_waves") may set another; every block ends with a grid
 // ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
 inline constexpr int default_waves = 64;
 
+// The compensated sum's grid ("precision.waves").
 inline Status grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
   return tuned_per_device(cache, "precision.waves", default_waves, 1, 1024, waves);
+}
+
+// The exact sum's grid, a value of its own ("precision.exact_waves"): its blocks end with a costlier
+// finish (warp flushes of 128-bit pieces into shared limbs by compare-and-swap, thread 0's carries and
+// global limb atomics), so the best count of blocks need not be the compensated sum's. With one value
+// for both, the tuner chose 8 waves on the H100 for the compensated sum, and the exact f32 sum read
+// x0.45-0.70 of the plain sum at 2^26-2^28 there against x0.97-1.00 at 2^29-2^30 (code_id
+// d8b423ad3a7127e2, handwritten/precision/NOTES.md).
+inline Status exact_grid_waves(int& waves)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "precision.exact_waves", default_waves, 1, 1024, waves);
 }
 
 } // namespace redu::precision
