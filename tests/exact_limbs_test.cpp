@@ -51,7 +51,7 @@ TEST(ExactLimbs, FloatSumsMatchTheOneRoundingOfAnExactDoubleSum)
 // Doubles that are integers below 2^40 times one power of two: their sum is an int64, whose conversion to
 // double rounds once; the power of two scales exactly (no overflow or underflow at these scales).
 // The kernel's float shortcut (RunningSum<float>, exact_accumulate.cuh): 2^14 floats of one exponent
-// window (biased exponent >> 4) add exactly in a double, and float_units_of turns that double into the
+// window (biased exponent >> 4) add exactly in a double, and window_units_of turns that double into the
 // float limbs. Every window, from the subnormals (0) to the largest finite floats (15), at the bound
 // (shape 0): half the values the window's largest (top exponent, significand all ones), half its
 // smallest step (lowest exponent, last bit set), same signs, so the sum needs all 53 bits of the double
@@ -91,7 +91,7 @@ TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
       long long limbs[precision::ExactFormat<float>::limbs] = {};
       int limb       = 0;
       __int128 value = 0;
-      precision::float_units_of(sum, window, limb, value);
+      precision::window_units_of<float>(sum, window, limb, value);
       precision::add_pieces<__int128>(limb, value, [&](int j, long long v) { limbs[j] += v; });
       // Minus every value's own term: zero exactly when the double held the exact sum (a comparison after
       // rounding to float would hide an error below the float's last bit).
@@ -101,6 +101,61 @@ TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
         precision::add_pieces<long long>(t.limb, t.value, [&](int j, long long piece) { limbs[j] += piece; });
       }
       EXPECT_SAME_BITS(precision::round_exact<float>(limbs, 0), 0.0f) << "window " << window << " shape " << shape;
+    }
+  }
+}
+
+// The kernel's double shortcut (RunningSum<double>): a double's high part (26 bits, high_part) and its
+// rest each add exactly in a double for 2^11 doubles of one exponent window, and window_units_of turns
+// both into the double limbs. Every window but 127 (which the kernel adds element by element), at the
+// bound (shape 0: half the values the window's largest, half its smallest step above a power of two,
+// same signs: with 2^13 values this test fails), and random same-sign and mixed-sign values.
+TEST(ExactLimbs, AWindowOfDoublesSumsExactlyInTwoDoublesAndLandsInTheLimbs)
+{
+  std::mt19937_64 rng(20261125);
+  constexpr int count = 1 << 11;
+  for (int window = 0; window < 127; ++window)
+  {
+    for (int shape = 0; shape < 3; ++shape)
+    {
+      std::vector<double> values(count);
+      for (int i = 0; i < count; ++i)
+      {
+        const std::uint64_t lowest = 16 * static_cast<std::uint64_t>(window);
+        std::uint64_t bits;
+        if (shape == 0)
+        {
+          bits = i % 2 == 0 ? ((lowest + 15) << 52) | ((std::uint64_t{1} << 52) - 1) : (lowest << 52) | 1u;
+        }
+        else
+        {
+          bits = ((lowest + rng() % 16) << 52) | (rng() & ((std::uint64_t{1} << 52) - 1));
+        }
+        const bool negative = shape == 2 && (rng() & 1);
+        values[i]           = std::bit_cast<double>(bits | (negative ? std::uint64_t{1} << 63 : 0));
+      }
+      double high = 0;
+      double low  = 0;
+      for (double v : values)
+      {
+        const double h = precision::high_part(v);
+        high += h;
+        low += v - h;
+      }
+      long long limbs[precision::ExactFormat<double>::limbs] = {};
+      for (double part : {high, low})
+      {
+        int limb       = 0;
+        __int128 value = 0;
+        precision::window_units_of<double>(part, window, limb, value);
+        precision::add_pieces<__int128>(limb, value, [&](int j, long long v) { limbs[j] += v; });
+      }
+      for (double v : values) // minus every value's own term: zero exactly when both doubles were exact
+      {
+        const precision::Term<double> t = precision::term_of(-v);
+        precision::add_pieces<__int128>(t.limb, t.value, [&](int j, long long piece) { limbs[j] += piece; });
+      }
+      EXPECT_SAME_BITS(precision::round_exact<double>(limbs, 0), 0.0) << "window " << window << " shape " << shape;
     }
   }
 }

@@ -81,8 +81,10 @@ template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M
   }
 }
 
-// One thread's running sum of doubles: a limb and the integer sum of the terms that landed there since
-// the last flush (term_of), 128 bits wide. ~60 instructions per double (decode, 128-bit shift, sign, add).
+// One thread's running sum, the general form: a limb and the integer sum of the terms that landed there
+// since the last flush (term_of), in the type's Magnitude. ~60 instructions per double (decode, 128-bit
+// shift, sign, add). Float and double take the shortcuts below; this form stays the reference the
+// host's exact sum (exact_host_sum.hpp) spells the same way.
 template <class T> struct RunningSum
 {
   // 2^84 * 2^40 < 2^127: a flush at least this often keeps the 128-bit sum from overflowing.
@@ -119,7 +121,7 @@ template <class T> struct RunningSum
 // A double carries 53, so 2^14 of them add up exactly in any order. Per element: a conversion, the
 // window (shift, mask), a compare and one double add, ~8 instructions instead of ~28 for the integer
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
-// every 2^14 terms, and at the end, in the window's limb (float_units_of): on ordinary data a whole
+// every 2^14 terms, and at the end, in the window's limb (window_units_of): on ordinary data a whole
 // warp's sums share it, and its lanes add their pieces across the warp before one lane adds them to
 // shared memory (64-bit shared atomics are compare-and-swap loops: 32 lanes on one limb serialise). An infinity or NaN adds into the double as IEEE says (NaN anywhere,
 // or +inf with -inf, gives NaN), and the flush turns a non-finite sum into the contract's flags.
@@ -153,7 +155,7 @@ private:
     Magnitude<double> v = 0;
     if (isfinite(sum))
     {
-      float_units_of(sum, window, limb, v);
+      window_units_of<float>(sum, window, limb, v);
     }
     else
     {
@@ -168,6 +170,78 @@ private:
       add_to_block<Magnitude<double>>(limb, v, block_limbs);
     }
     sum = 0;
+  }
+};
+
+// A double's running sum without integer arithmetic per element: two doubles per exponent window.
+// A double of window w (biased exponent >> 4) is cut into its high part (26 significant bits,
+// high_part) and the rest (27 bits), both exact. High parts of the window are multiples of 2^(base + 27)
+// units and below 2^(base + 68): 41 bits, so 2^12 of them add exactly in a double; the rests are
+// multiples of 2^base units and below 2^(base + 42): 2^11 of them. Per element: the window (shift,
+// mask), a compare, a mask, and three double adds, ~11 instructions instead of ~60 for the 128-bit
+// term. The sums go to the limbs (window_units_of) when the window changes, every 2^11 terms, and at the
+// end. Window 127 (2^1009 and up, infinities, NaN) never becomes the running window: each of its
+// elements goes to the block's limbs alone, as a term (and infinities and NaN as flags).
+template <> struct RunningSum<double>
+{
+  static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 11;
+  static constexpr int alone_window             = 127;
+  int window = 0;
+  double high = 0;
+  double low  = 0;
+  unsigned non_finite = 0;
+
+  __device__ __forceinline__ void add(double x, long long* block_limbs)
+  {
+    const int w = static_cast<int>((__double_as_longlong(x) >> 56) & 0x7f); // biased exponent >> 4
+    if (w != window && x != 0.0) // zeros fit every window
+    {
+      if (w == alone_window)
+      {
+        non_finite |= add_alone(x, block_limbs);
+        return;
+      }
+      if (high != 0 || low != 0)
+      {
+        flush(block_limbs, false);
+      }
+      window = w;
+    }
+    const double h = high_part(x);
+    high += h;
+    low += x - h;
+  }
+
+  __device__ __forceinline__ void flush_warp(long long* block_limbs) { flush(block_limbs, true); }
+
+private:
+  // Out of line and static (no `this`: a member call would put the running sums in local memory, as
+  // add_to_block's comment says). Returns the element's non-finite flag.
+  __device__ static __noinline__ unsigned add_alone(double x, long long* block_limbs)
+  {
+    const Term<double> t = term_of(x);
+    add_to_block<Magnitude<double>>(t.limb, t.value, block_limbs);
+    return t.non_finite;
+  }
+
+  __device__ __forceinline__ void flush(long long* block_limbs, bool whole_warp)
+  {
+    int limb = 0;
+    Magnitude<double> from_high = 0;
+    Magnitude<double> from_low  = 0;
+    window_units_of<double>(high, window, limb, from_high);
+    window_units_of<double>(low, window, limb, from_low); // the same limb: the window's
+    const Magnitude<double> v = from_high + from_low;       // each below 2^112
+    if (whole_warp)
+    {
+      warp_add_to_block<Magnitude<double>>(limb, v, block_limbs);
+    }
+    else
+    {
+      add_to_block<Magnitude<double>>(limb, v, block_limbs);
+    }
+    high = 0;
+    low  = 0;
   }
 };
 

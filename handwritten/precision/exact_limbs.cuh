@@ -108,27 +108,30 @@ template <class M, class AddToLimb> __host__ __device__ __forceinline__ void add
   add(limb + pieces - 1, static_cast<long long>(value));
 }
 
-// A float running sum (RunningSum<float>): a finite double holding the exact sum of floats of one
-// exponent window w (biased exponent >> 4), so an integer multiple of the window's smallest step,
-// 2^base units with base = 16 w - 1 (0 for window 0), as the limb that holds that step and the signed
-// value in it. Every sum of a window lands in the same limb, whatever its magnitude, so a warp's lanes
-// usually agree and their pieces add across the warp first. With v = m 2^(e - 1075) = m 2^(e - 926)
-// units (m the 53-bit significand, e the biased exponent), the value is m shifted to the limb's start:
-// below 2^87 for |v| < 2^14 x 2^(16 w - 111), four pieces in float limbs <= 10.
-__host__ __device__ __forceinline__ void float_units_of(double v, int window, int& limb, __int128& value)
+// A running sum of one exponent window w (biased exponent >> 4) held in a double: the exact sum of
+// elements of that window (RunningSum<float>), or of the high or low parts of doubles of that window
+// (RunningSum<double>), so an integer multiple of the window's smallest step. For both types that
+// step is 2^base units (the unit 2^U: 2^-149 for float, 2^-1074 for double) with base = 16 w - 1 (0 for
+// window 0). Returned as the limb that holds the step and the signed value in it: every sum of a window
+// lands in the same limb, whatever its magnitude, so a warp's lanes usually agree and add their pieces
+// across the warp first. With v = m 2^(e - 1075) = m 2^(e - 1075 - U) units (m the 53-bit significand,
+// e the biased exponent; a subnormal's fraction and e = 1), the value is m shifted to the limb's start: below 2^87 for a float window's
+// sum (4 pieces, float limbs <= 10) and 2^112 for a double window's (4 pieces, double limbs <= 65).
+template <class T>
+__host__ __device__ __forceinline__ void window_units_of(double v, int window, int& limb, __int128& value)
 {
-  const int base = window == 0 ? 0 : 16 * window - 1;
-  limb           = base / 32;
-  value          = 0;
+  constexpr int unit_exponent = ExactFormat<T>::unit_exponent;
+  const int base              = window == 0 ? 0 : 16 * window - 1;
+  limb                        = base / 32;
+  value                       = 0;
   std::uint64_t bits;
   std::memcpy(&bits, &v, sizeof(v));
-  const int e = static_cast<int>((bits >> 52) & 0x7ff);
-  if (e == 0) // zero: a nonzero multiple of 2^-149 is a normal double
-  {
-    return;
-  }
-  std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int position    = e - 926 - 32 * limb;
+  const int biased       = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  // A subnormal sum (window 0 of doubles) has no implicit bit and the exponent of the smallest normal.
+  std::uint64_t m = biased == 0 ? fraction : (fraction | (std::uint64_t{1} << 52));
+  const int e     = biased == 0 ? 1 : biased;
+  int position    = e - 1075 - unit_exponent - 32 * limb;
   if (position < 0) // the bits below the window's step are zeros: shifting them out is exact
   {
     m >>= -position;
@@ -136,6 +139,18 @@ __host__ __device__ __forceinline__ void float_units_of(double v, int window, in
   }
   const __int128 magnitude = static_cast<__int128>(m) << position;
   value                    = (bits >> 63) != 0 ? -magnitude : magnitude;
+}
+
+// A double without the low 27 bits of its fraction: 26 significant bits. The rest, x - high_part(x), is
+// exact (the 27 low bits, as a double); for subnormals too.
+__host__ __device__ __forceinline__ double high_part(double x)
+{
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof(x));
+  bits &= ~((std::uint64_t{1} << 27) - 1);
+  double high;
+  std::memcpy(&high, &bits, sizeof(high));
+  return high;
 }
 
 // Carries every limb but the last into the next, so limbs 0..L-2 lie in [0, 2^32) and the last carries
