@@ -36,10 +36,10 @@ inline Status grid_waves(int& waves)
 
 // The exact sum's grid, a value of its own ("precision.exact_waves"): its blocks end with a costlier
 // finish (warp flushes of 128-bit pieces into shared limbs by compare-and-swap, thread 0's carries and
-// global limb atomics), so the best count of blocks need not be the compensated sum's. With one value
-// for both, the tuner chose 8 waves on the H100 for the compensated sum, and the exact f32 sum read
-// x0.45-0.70 of the plain sum at 2^26-2^28 there against x0.97-1.00 at 2^29-2^30 (code_id
-// d8b423ad3a7127e2, handwritten/precision/NOTES.md).
+// global limb atomics), so the best count of blocks need not be the compensated sum's. At the H100's 64
+// waves the exact f32 sum read x0.45-0.70 of the plain sum at 2^26-2^28 against x0.97-1.00 at
+// 2^29-2^30, while the H200 at one wave showed no such dip (code_id d8b423ad3a7127e2,
+// handwritten/precision/NOTES.md); the family's tuner, scoring the compensated sum, chose 8 for the H100.
 inline Status exact_grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
