@@ -6,7 +6,8 @@
 # is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
-#   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too).
+#   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
+#   call on the same machine without REDU_TUNE takes that table, should its tree hold an older one).
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy and pi, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
@@ -71,6 +72,15 @@ if [ "${REDU_TUNE:-0}" = "1" ]; then
   step "2b. tuner -> tuning/$slug.txt (read by every kernel from here on; commit it with the results)"
   python3 scripts/tune_shapes.py > "$logs/tune.log" 2>&1 || status=1
   grep -v '^#' "tuning/$slug.txt" 2>/dev/null
+  cp "tuning/$slug.txt" "$out/" 2>/dev/null || true
+  # Kept in the build folder too: a machine lent call by call receives the developer's tree afresh each
+  # time (tuning/ included, the build folder not), and a later call's sweep must not run with the older
+  # table (the tenth session's sweeps did).
+  mkdir -p build/tuned && cp "tuning/$slug.txt" "build/tuned/$slug.txt" 2>/dev/null || true
+elif [ -f "build/tuned/$slug.txt" ] && ! cmp -s "build/tuned/$slug.txt" "tuning/$slug.txt"; then
+  step "2b. the table tuned by an earlier call on this machine replaces tuning/$slug.txt (commit it with the results)"
+  cp "build/tuned/$slug.txt" "tuning/$slug.txt"
+  grep -v '^#' "tuning/$slug.txt"
   cp "tuning/$slug.txt" "$out/" 2>/dev/null || true
 fi
 
