@@ -23,4 +23,21 @@ __device__ __forceinline__ bool last_arrival(unsigned* ticket, unsigned arrivals
   return counter.fetch_add(1u, cuda::memory_order_acq_rel) == arrivals - 1;
 }
 
+// The first half of the last-block finish (lesson handwritten/modern/03, which spells it out) for the
+// kernels that follow it: thread 0 publishes this block's contribution (`publish()`: its partial
+// written) and takes a ticket of `arrivals`; every thread of the block returns whether its block
+// arrived last. The __syncthreads() also separates the block reduction's two uses of its shared slots.
+template <class Publish>
+__device__ __forceinline__ bool block_arrives_last(unsigned* ticket, unsigned arrivals, Publish publish)
+{
+  __shared__ bool is_last;
+  if (threadIdx.x == 0)
+  {
+    publish();
+    is_last = last_arrival(ticket, arrivals); // releases the contribution; the winner acquires all
+  }
+  __syncthreads();
+  return is_last;
+}
+
 } // namespace redu

@@ -49,15 +49,11 @@ __global__ void __launch_bounds__(block_threads)
     return;
   }
 
-  __shared__ bool is_last;
-  if (threadIdx.x == 0)
-  {
+  const bool last = block_arrives_last(ticket, gridDim.x, [&] {
     partial_index[blockIdx.x] = best.index;
     partial_value[blockIdx.x] = best.value;
-    is_last                   = last_arrival(ticket, gridDim.x); // releases this pair; the winner acquires all
-  }
-  __syncthreads(); // also separates the two uses of block_best's shared slots
-  if (!is_last)
+  });
+  if (!last)
   {
     return;
   }

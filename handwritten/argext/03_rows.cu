@@ -122,15 +122,11 @@ __global__ void __launch_bounds__(block_threads)
   best = block_best<block_threads, ArgOp>(best);
 
   const std::int64_t slot = r * per_row + blockIdx.x;
-  __shared__ bool is_last;
-  if (threadIdx.x == 0)
-  {
+  const bool last = block_arrives_last(tickets + r, gridDim.x, [&] { // the row's winner acquires all
     partial_index[slot] = best.index;
     partial_value[slot] = best.value;
-    is_last             = last_arrival(tickets + r, gridDim.x); // releases this pair; the row's winner acquires all
-  }
-  __syncthreads(); // also separates the two uses of block_best's shared slots
-  if (!is_last)
+  });
+  if (!last)
   {
     return;
   }

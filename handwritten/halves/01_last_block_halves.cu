@@ -40,14 +40,7 @@ __global__ void __launch_bounds__(block_threads)
   float value      = block_reduce<block_threads>(mine, op);
   if (gridDim.x > 1)
   {
-    __shared__ bool is_last;
-    if (threadIdx.x == 0)
-    {
-      partials[blockIdx.x] = value;
-      is_last              = last_arrival(ticket, gridDim.x); // release this partial; the winner acquires all
-    }
-    __syncthreads(); // also separates the two uses of block_reduce's shared slots
-    if (!is_last)
+    if (!block_arrives_last(ticket, gridDim.x, [&] { partials[blockIdx.x] = value; }))
     {
       return;
     }

@@ -144,14 +144,7 @@ __global__ void __launch_bounds__(Threads)
     }
     return;
   }
-  __shared__ bool is_last;
-  if (threadIdx.x == 0)
-  {
-    partials[blockIdx.x] = c;
-    is_last              = last_arrival(ticket, gridDim.x); // release this pair; the winner acquires all
-  }
-  __syncthreads(); // also separates the two uses of block_merge's shared slots
-  if (!is_last)
+  if (!block_arrives_last(ticket, gridDim.x, [&] { partials[blockIdx.x] = c; }))
   {
     return;
   }

@@ -123,8 +123,9 @@ template <class T> struct RunningSum
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
 // every 2^14 terms, and at the end, in the window's limb (window_units_of): on ordinary data a whole
 // warp's sums share it, and its lanes add their pieces across the warp before one lane adds them to
-// shared memory (64-bit shared atomics are compare-and-swap loops: 32 lanes on one limb serialise). An infinity or NaN adds into the double as IEEE says (NaN anywhere,
-// or +inf with -inf, gives NaN), and the flush turns a non-finite sum into the contract's flags.
+// shared memory (64-bit shared atomics are compare-and-swap loops: 32 lanes on one limb serialise).
+// An infinity or NaN adds into the double as IEEE says (NaN anywhere, or +inf with -inf, gives NaN), and
+// the flush turns a non-finite sum into the contract's flags.
 template <> struct RunningSum<float>
 {
   static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 14;
