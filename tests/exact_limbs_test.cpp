@@ -3,12 +3,11 @@
 // the property the GPU kernel is built on: any order and any split into pieces give the same bits.
 #include "handwritten/precision/exact_host_sum.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <limits>
 #include <random>
 #include <vector>
@@ -77,8 +76,8 @@ TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
         }
         else
         {
-          bits = (static_cast<std::uint32_t>(std::min(lowest + static_cast<int>(rng() % 16), 254)) << 23)
-               | static_cast<std::uint32_t>(rng() & 0x7fffff);
+          bits = (static_cast<std::uint32_t>(std::min(lowest + static_cast<int>(rng() % 16), 254)) << 23) |
+                 static_cast<std::uint32_t>(rng() & 0x7fffff);
         }
         const bool negative = shape == 2 && (rng() & 1);
         values[i]           = std::bit_cast<float>(bits | (negative ? 0x80000000u : 0u));
@@ -89,8 +88,8 @@ TEST(ExactLimbs, AWindowOfFloatsSumsExactlyInADoubleAndLandsInTheLimbs)
         sum += v;
       }
       long long limbs[precision::ExactFormat<float>::limbs] = {};
-      int limb       = 0;
-      __int128 value = 0;
+      int limb                                              = 0;
+      __int128 value                                        = 0;
       precision::window_units_of<float>(sum, window, limb, value);
       precision::add_pieces<__int128>(limb, value, [&](int j, long long v) { limbs[j] += v; });
       // Minus every value's own term: zero exactly when the double held the exact sum (a comparison after
@@ -238,13 +237,13 @@ TEST(ExactLimbs, CancellationLeavesTheSmallTermsExactly)
 // Round to nearest, ties to even, with the sticky bits far below the significand counted.
 TEST(ExactLimbs, TiesGoToEvenAndStickyBitsBreakThem)
 {
-  const float two24 = 16777216.0f; // 2^24: the float spacing there is 2
-  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f}), two24);                                  // tie, down to even
-  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 3.0f}), 16777220.0f);                            // tie, up to even
-  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, std::ldexp(1.0f, -100)}), 16777218.0f);    // just above the tie
+  const float two24 = 16777216.0f;                                     // 2^24: the float spacing there is 2
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f}), two24);       // tie, down to even
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 3.0f}), 16777220.0f); // tie, up to even
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, std::ldexp(1.0f, -100)}), 16777218.0f);     // just above the tie
   EXPECT_SAME_BITS(exact_host_sum<float>({-two24, -1.0f, -std::ldexp(1.0f, -100)}), -16777218.0f); // its mirror
-  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, -std::ldexp(1.0f, -100)}), two24);         // just below it
-  const double two53 = 9007199254740992.0; // 2^53
+  EXPECT_SAME_BITS(exact_host_sum<float>({two24, 1.0f, -std::ldexp(1.0f, -100)}), two24);          // just below it
+  const double two53 = 9007199254740992.0;                                                         // 2^53
   EXPECT_SAME_BITS(exact_host_sum<double>({two53, 1.0}), two53);
   EXPECT_SAME_BITS(exact_host_sum<double>({two53, 1.0, std::ldexp(1.0, -1074)}), two53 + 2);
 }
@@ -280,8 +279,8 @@ TEST(ExactLimbs, NonFiniteInputsFollowTheContract)
   EXPECT_TRUE(std::isnan(exact_host_sum<float>({inf, 1.0f, -inf})));
   EXPECT_SAME_BITS(exact_host_sum<float>({inf, 1.0f, inf}), inf);
   EXPECT_SAME_BITS(exact_host_sum<float>({-inf, 5.0f}), -inf);
-  EXPECT_TRUE(std::isnan(exact_host_sum<double>({std::numeric_limits<double>::infinity(),
-                                                 -std::numeric_limits<double>::infinity()})));
+  EXPECT_TRUE(std::isnan(
+      exact_host_sum<double>({std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})));
 }
 
 // The accuracy study's reference: the rounded sum plus the rounded remainder, about twice the precision.

@@ -86,8 +86,8 @@ template <int GroupSize, int Unroll, class Load, class T, class ReduceOp>
 __device__ __forceinline__ T fold_range(const T* __restrict__ in, std::int64_t begin, std::int64_t end, int rank,
                                         const Load& load, ReduceOp op)
 {
-  using P          = Pack<T>;
-  const T identity = ReduceOp::template identity<T>();
+  using P                        = Pack<T>;
+  const T identity               = ReduceOp::template identity<T>();
   const auto [body, packs, tail] = cut_range(in, begin, end);
   T partial                      = identity;
 

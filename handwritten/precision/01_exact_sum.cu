@@ -143,8 +143,7 @@ Status launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, 
   }
   else
   {
-    exact_sum<block_threads, T><<<blocks, block_threads, 0, stream>>>(in, n, tiles_per_block, out, global,
-                                                                      evict_first);
+    exact_sum<block_threads, T><<<blocks, block_threads, 0, stream>>>(in, n, tiles_per_block, out, global, evict_first);
   }
   REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
@@ -158,12 +157,12 @@ Status checked_launch(const T* in, std::int64_t n, T* out, void* workspace, int 
   {
     return Status::invalid("exact sum: threads must be 128 or " + std::to_string(block_threads));
   }
-  const std::int64_t tiles = (n / pack_size<T> + 1 + static_cast<std::int64_t>(threads) * unroll - 1)
-                             / (static_cast<std::int64_t>(threads) * unroll);
+  const std::int64_t tiles = (n / pack_size<T> + 1 + static_cast<std::int64_t>(threads) * unroll - 1) /
+                             (static_cast<std::int64_t>(threads) * unroll);
   if (blocks < 1 || tiles_per_block < 1 || static_cast<std::int64_t>(blocks) * tiles_per_block < tiles)
   {
-    return Status::invalid("exact sum: " + std::to_string(blocks) + " blocks of " + std::to_string(tiles_per_block)
-                           + " tiles do not cover " + std::to_string(tiles) + " tiles");
+    return Status::invalid("exact sum: " + std::to_string(blocks) + " blocks of " + std::to_string(tiles_per_block) +
+                           " tiles do not cover " + std::to_string(tiles) + " tiles");
   }
   bool evict_first = false;
   REDU_TRY(input_evict_first<T>(n, evict_first));
@@ -180,13 +179,14 @@ class ExactSum : public TypedReduction<ExactSum, TypeList<float, double>, OpList
 {
 public:
   ExactSum()
-    : TypedReduction({.name         = "precision.exact_sum",
-                      .family       = "precision",
-                      .source       = "Kulisch's long accumulator; Neal, fast exact summation using small and large superaccumulators",
-                      .idea         = "integer limbs: the exact sum rounded once, the same bits on any GPU and grid",
-                      .kinds        = {Kind::full},
-                      .determinism  = input_only,
-                      .error_factor = correctly_rounded})
+    : TypedReduction(
+          {.name   = "precision.exact_sum",
+           .family = "precision",
+           .source = "Kulisch's long accumulator; Neal, fast exact summation using small and large superaccumulators",
+           .idea   = "integer limbs: the exact sum rounded once, the same bits on any GPU and grid",
+           .kinds  = {Kind::full},
+           .determinism  = input_only,
+           .error_factor = correctly_rounded})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
@@ -201,8 +201,8 @@ public:
     int waves = 0;
     REDU_TRY(exact_grid_waves(waves));
     REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
-    return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks,
-                  block_threads, shape.tiles_per_block, shape.evict_first, stream);
+    return launch(static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), ws.data, shape.blocks, block_threads,
+                  shape.tiles_per_block, shape.evict_first, stream);
   }
 };
 

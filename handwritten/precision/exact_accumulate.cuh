@@ -57,7 +57,8 @@ template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M
 #pragma unroll
   for (int k = 0; k < pieces; ++k) // as add_pieces: low pieces unsigned, the last one signed
   {
-    piece[k] = k + 1 < pieces ? static_cast<long long>(static_cast<std::uint32_t>(value)) : static_cast<long long>(value);
+    piece[k] =
+        k + 1 < pieces ? static_cast<long long>(static_cast<std::uint32_t>(value)) : static_cast<long long>(value);
     value >>= 32;
   }
 #pragma unroll
@@ -89,9 +90,9 @@ template <class T> struct RunningSum
 {
   // 2^84 * 2^40 < 2^127: a flush at least this often keeps the 128-bit sum from overflowing.
   static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 40;
-  int limb = 0;
-  Magnitude<T> sum = 0;
-  unsigned non_finite = 0;
+  int limb                                      = 0;
+  Magnitude<T> sum                              = 0;
+  unsigned non_finite                           = 0;
 
   __device__ __forceinline__ void add(T x, long long* block_limbs)
   {
@@ -129,14 +130,14 @@ template <class T> struct RunningSum
 template <> struct RunningSum<float>
 {
   static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 14;
-  int window = 0;
-  double sum = 0;
-  unsigned non_finite = 0;
+  int window                                    = 0;
+  double sum                                    = 0;
+  unsigned non_finite                           = 0;
 
   __device__ __forceinline__ void add(float x, long long* block_limbs)
   {
     const int w = static_cast<int>((__float_as_uint(x) >> 27) & 0xf); // biased exponent >> 4
-    if (w != window && x != 0.0f) // zeros fit every window
+    if (w != window && x != 0.0f)                                     // zeros fit every window
     {
       if (sum != 0) // a thread's first element, or a window left with an exact zero: nothing to add
       {
@@ -187,15 +188,15 @@ template <> struct RunningSum<double>
 {
   static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 11;
   static constexpr int alone_window             = 127;
-  int window = 0;
-  double high = 0;
-  double low  = 0;
-  unsigned non_finite = 0;
+  int window                                    = 0;
+  double high                                   = 0;
+  double low                                    = 0;
+  unsigned non_finite                           = 0;
 
   __device__ __forceinline__ void add(double x, long long* block_limbs)
   {
     const int w = static_cast<int>((__double_as_longlong(x) >> 56) & 0x7f); // biased exponent >> 4
-    if (w != window && x != 0.0) // zeros fit every window
+    if (w != window && x != 0.0)                                            // zeros fit every window
     {
       if (w == alone_window)
       {
@@ -227,12 +228,12 @@ private:
 
   __device__ __forceinline__ void flush(long long* block_limbs, bool whole_warp)
   {
-    int limb = 0;
+    int limb                    = 0;
     Magnitude<double> from_high = 0;
     Magnitude<double> from_low  = 0;
     window_units_of<double>(high, window, limb, from_high);
     window_units_of<double>(low, window, limb, from_low); // the same limb: the window's
-    const Magnitude<double> v = from_high + from_low;       // each below 2^112
+    const Magnitude<double> v = from_high + from_low;     // each below 2^112
     if (whole_warp)
     {
       warp_add_to_block<Magnitude<double>>(limb, v, block_limbs);

@@ -21,11 +21,10 @@
 // (tests/exact_limbs_test.cpp): everything here is __host__ __device__ and has no side effects.
 #pragma once
 
-#include <cuda_runtime.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <cuda_runtime.h>
 #include <type_traits>
 
 namespace redu::precision
@@ -34,28 +33,28 @@ namespace redu::precision
 template <class T> struct ExactFormat;
 template <> struct ExactFormat<float>
 {
-  using Bits                                = std::uint32_t;
-  using Magnitude                           = long long; // one element's M << (E % 32) fits in 55 bits
-  static constexpr int fraction_bits        = 23;
-  static constexpr int exponent_mask        = 0xff;
-  static constexpr int unit_exponent        = -149; // the smallest subnormal is 2^-149
-  static constexpr int limbs                = 12;
+  using Bits                         = std::uint32_t;
+  using Magnitude                    = long long; // one element's M << (E % 32) fits in 55 bits
+  static constexpr int fraction_bits = 23;
+  static constexpr int exponent_mask = 0xff;
+  static constexpr int unit_exponent = -149; // the smallest subnormal is 2^-149
+  static constexpr int limbs         = 12;
 };
 template <> struct ExactFormat<double>
 {
-  using Bits                                = std::uint64_t;
-  using Magnitude                           = __int128; // M << (E % 32) needs up to 84 bits
-  static constexpr int fraction_bits        = 52;
-  static constexpr int exponent_mask        = 0x7ff;
-  static constexpr int unit_exponent        = -1074;
-  static constexpr int limbs                = 69;
+  using Bits                         = std::uint64_t;
+  using Magnitude                    = __int128; // M << (E % 32) needs up to 84 bits
+  static constexpr int fraction_bits = 52;
+  static constexpr int exponent_mask = 0x7ff;
+  static constexpr int unit_exponent = -1074;
+  static constexpr int limbs         = 69;
 };
 
 // Infinities and NaN are not integers: they are recorded as flags and decide the result alone (the
 // contract: NaN anywhere gives NaN, +inf and -inf together give NaN, one infinity gives itself).
 enum NonFinite : unsigned
 {
-  saw_nan          = 1u,
+  saw_nan            = 1u,
   saw_plus_infinity  = 2u,
   saw_minus_infinity = 4u
 };
@@ -64,9 +63,9 @@ enum NonFinite : unsigned
 // non-finite flag.
 template <class T> struct Term
 {
-  int limb = 0;
+  int limb                                 = 0;
   typename ExactFormat<T>::Magnitude value = 0;
-  unsigned non_finite = 0;
+  unsigned non_finite                      = 0;
 };
 
 // Branch-free (selects only): the kernel calls this for every element, and a branch per element costs
@@ -97,7 +96,8 @@ template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
 // A signed register sum that belongs in limb `limb` and up, cut into 32-bit pieces: the low pieces as
 // unsigned values in [0, 2^32), the last signed. Adding each piece to its limb adds exactly `value`.
 // M is the sum's type: long long (two pieces) or __int128 (four).
-template <class M, class AddToLimb> __host__ __device__ __forceinline__ void add_pieces(int limb, M value, AddToLimb&& add)
+template <class M, class AddToLimb>
+__host__ __device__ __forceinline__ void add_pieces(int limb, M value, AddToLimb&& add)
 {
   constexpr int pieces = sizeof(M) / 4;
   for (int k = 0; k < pieces - 1; ++k)
@@ -115,8 +115,8 @@ template <class M, class AddToLimb> __host__ __device__ __forceinline__ void add
 // window 0). Returned as the limb that holds the step and the signed value in it: every sum of a window
 // lands in the same limb, whatever its magnitude, so a warp's lanes usually agree and add their pieces
 // across the warp first. With v = m 2^(e - 1075) = m 2^(e - 1075 - U) units (m the 53-bit significand,
-// e the biased exponent; a subnormal's fraction and e = 1), the value is m shifted to the limb's start: below 2^87 for a float window's
-// sum (4 pieces, float limbs <= 10) and 2^112 for a double window's (4 pieces, double limbs <= 65).
+// e the biased exponent; a subnormal's fraction and e = 1), the value is m shifted to the limb's start: below 2^87 for
+// a float window's sum (4 pieces, float limbs <= 10) and 2^112 for a double window's (4 pieces, double limbs <= 65).
 template <class T>
 __host__ __device__ __forceinline__ void window_units_of(double v, int window, int& limb, __int128& value)
 {
@@ -126,7 +126,7 @@ __host__ __device__ __forceinline__ void window_units_of(double v, int window, i
   value                       = 0;
   std::uint64_t bits;
   std::memcpy(&bits, &v, sizeof(v));
-  const int biased       = static_cast<int>((bits >> 52) & 0x7ff);
+  const int biased             = static_cast<int>((bits >> 52) & 0x7ff);
   const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
   // A subnormal sum (window 0 of doubles) has no implicit bit and the exponent of the smallest normal.
   std::uint64_t m = biased == 0 ? fraction : (fraction | (std::uint64_t{1} << 52));
@@ -178,7 +178,7 @@ __host__ __device__ __forceinline__ int leading_zeros(std::uint32_t x)
 // non-finite result the flags call for. An exact zero is +0.
 template <class T> __host__ __device__ inline T round_exact(long long* limbs, unsigned non_finite)
 {
-  using F = ExactFormat<T>;
+  using F                 = ExactFormat<T>;
   constexpr int L         = F::limbs;
   constexpr int precision = F::fraction_bits + 1;
   if ((non_finite & saw_nan) || (non_finite & saw_plus_infinity && non_finite & saw_minus_infinity))

@@ -23,8 +23,8 @@ inline constexpr int unroll = 4;
 // 5-7% at 2^24-2^27 on the H200 (handwritten/precision/NOTES.md, code_id 2faa5bb275e8c4f0).
 template <class T> inline constexpr int compensated_unroll = sizeof(T) == 4 ? 8 : 4;
 // A grid of at most this many waves of resident blocks: the modern family's default. A default: a
-// GPU's table (tuning/<gpu-slug>.txt, "precision.waves" and "precision.exact_waves") may set another; every block ends with a grid
-// ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
+// GPU's table (tuning/<gpu-slug>.txt, "precision.waves" and "precision.exact_waves") may set another; every block ends
+// with a grid ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
 inline constexpr int default_waves = 64;
 
 // The compensated sum's grid ("precision.waves").
