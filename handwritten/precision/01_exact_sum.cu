@@ -17,7 +17,8 @@
 // float keep it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
-// caller and left zero (limbs and flags read back with atomicExch, the ticket reset by the winner).
+// caller and left zero (the last block reads the limbs' copies and the flags, sets them back to 0 and
+// resets the ticket).
 // Source: the exact accumulators of Kulisch (the "long accumulator") and of Neal's superaccumulators,
 // reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
 #include "common/contract/typed_reduction.cuh"
@@ -49,8 +50,9 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   using P         = Pack<T>;
   constexpr int L = F::limbs;
   // An even number of limbs: the compiler reads the block's limbs in 16-byte pairs (LDS.128) in
-  // finish_block, and with double's 69 the last pair ran 8 bytes past the array, past the block's static
-  // shared memory (compute-sanitizer memcheck: "Invalid __shared__ read of size 16"). The pad limb stays 0.
+  // its finish (publish_block, round_total), and with double's 69 the last pair ran 8 bytes past the array, past the
+  // block's static shared memory (compute-sanitizer memcheck: "Invalid __shared__ read of size 16"). The pad limb stays
+  // 0.
   constexpr int padded_limbs = (L + 1) / 2 * 2;
   __shared__ alignas(16) long long block_limbs[padded_limbs];
   __shared__ unsigned block_non_finite;
@@ -125,12 +127,22 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     atomicOr(&block_non_finite, running.non_finite);
   }
   __syncthreads();
-  if (threadIdx.x != 0)
+  __shared__ bool is_last;
+  if (threadIdx.x == 0)
+  {
+    is_last = publish_block<T>(block_limbs, block_non_finite, global);
+  }
+  __syncthreads();
+  if (!is_last)
   {
     return;
   }
-
-  finish_block<T>(block_limbs, block_non_finite, global, out);
+  gather_copies<Threads>(global, block_limbs); // the total, into this block's shared limbs
+  __syncthreads();
+  if (threadIdx.x == 0)
+  {
+    round_total<T>(block_limbs, global, out);
+  }
 }
 template <class T>
 Status launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, int threads,
