@@ -47,8 +47,6 @@ TEST(ExactLimbs, FloatSumsMatchTheOneRoundingOfAnExactDoubleSum)
   }
 }
 
-// Doubles that are integers below 2^40 times one power of two: their sum is an int64, whose conversion to
-// double rounds once; the power of two scales exactly (no overflow or underflow at these scales).
 // The kernel's float shortcut (RunningSum<float>, exact_accumulate.cuh): 2^14 floats of one exponent
 // window (biased exponent >> 4) add exactly in a double, and window_units_of turns that double into the
 // float limbs. Every window, from the subnormals (0) to the largest finite floats (15), at the bound
@@ -159,6 +157,8 @@ TEST(ExactLimbs, AWindowOfDoublesSumsExactlyInTwoDoublesAndLandsInTheLimbs)
   }
 }
 
+// Doubles that are integers below 2^40 times one power of two: their sum is an int64, whose conversion to
+// double rounds once; the power of two scales exactly (no overflow or underflow at these scales).
 TEST(ExactLimbs, DoubleSumsMatchTheOneRoundingOfAnExactIntegerSum)
 {
   std::mt19937_64 rng(7);

@@ -9,12 +9,13 @@
 // atomics, which are exact and so order-free; the last block (the ticket of lesson modern 3) rounds
 // the integer to the element type once, to nearest even. The result is the correctly rounded exact
 // sum: error <= u |sum|, against ~log2(n) u sum|x| for a tree.
-// Floats take a shortcut: their running sum is a double, exact for 2^14 floats of one exponent window
-// (exact_accumulate.cuh), so an element costs a conversion, a compare and a double add.
-// Cost: ~8 instructions per float in the machine code (sm_90), ~60 per double (128-bit integer terms),
-// instead of one add. At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6
-// floats per SM per clock, against 128 instructions per SM per clock, so up to ~28 instructions per
-// float keep it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
+// Shortcut: the running sum is held in doubles, exact for a bounded count of elements of one exponent
+// window (exact_accumulate.cuh: one double for floats, a high and a low double for doubles), so an
+// element costs a few bit operations, a compare and one to three double adds.
+// Cost: ~9 instructions per float and ~12 per double in the machine code (sm_90), instead of one add.
+// At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock,
+// against 128 instructions per SM per clock, so up to ~28 instructions per float (~56 per double) keep
+// it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and left zero (the last block reads the limbs' copies and the flags, sets them back to 0 and

@@ -129,7 +129,7 @@ template <class T> struct RunningSum
 // Floats whose biased exponents share a window of 16 (e >> 4) are multiples of the window's smallest
 // step, 2^(16 w - 150) (2^-149 in window 0), and below 2^(16 w - 111): 39 bits apart (38 in window 0).
 // A double carries 53, so 2^14 of them add up exactly in any order. Per element: a conversion, the
-// window (shift, mask), a compare and one double add, ~8 instructions instead of ~28 for the integer
+// window (shift, mask), a compare and one double add, 9 instructions instead of ~28 for the integer
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
 // every 2^14 terms, and at the end, in the window's limb (window_units_of): on ordinary data a whole
 // warp's sums share it, and its lanes add their pieces across the warp before one lane adds them to
