@@ -56,20 +56,14 @@ template <class M> __device__ __noinline__ void add_to_block(int limb, M value, 
 // adds them to shared memory: 2-4 shared atomics per warp instead of 64-128.
 template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M value, long long* block_limbs)
 {
-  constexpr int pieces = sizeof(M) / 4;
+  constexpr int pieces = pieces_of<M>;
   if (__match_any_sync(0xffffffffu, limb) != 0xffffffffu)
   {
     add_to_block<M>(limb, value, block_limbs);
     return;
   }
   long long piece[pieces];
-#pragma unroll
-  for (int k = 0; k < pieces; ++k) // as add_pieces: low pieces unsigned, the last one signed
-  {
-    piece[k] =
-        k + 1 < pieces ? static_cast<long long>(static_cast<std::uint32_t>(value)) : static_cast<long long>(value);
-    value >>= 32;
-  }
+  split_pieces<M>(value, piece);
 #pragma unroll
   for (int k = 0; k < pieces; ++k)
   {

@@ -96,16 +96,30 @@ template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
 // A signed register sum that belongs in limb `limb` and up, cut into 32-bit pieces: the low pieces as
 // unsigned values in [0, 2^32), the last signed. Adding each piece to its limb adds exactly `value`.
 // M is the sum's type: long long (two pieces) or __int128 (four).
+template <class M> inline constexpr int pieces_of = sizeof(M) / 4;
+
+// The pieces themselves: piece[k] belongs in limb `limb + k`.
+template <class M> __host__ __device__ __forceinline__ void split_pieces(M value, long long (&piece)[pieces_of<M>])
+{
+#pragma unroll
+  for (int k = 0; k < pieces_of<M> - 1; ++k)
+  {
+    piece[k] = static_cast<long long>(static_cast<std::uint32_t>(value));
+    value >>= 32; // arithmetic: the remaining high part keeps the sign
+  }
+  piece[pieces_of<M> - 1] = static_cast<long long>(value);
+}
+
 template <class M, class AddToLimb>
 __host__ __device__ __forceinline__ void add_pieces(int limb, M value, AddToLimb&& add)
 {
-  constexpr int pieces = sizeof(M) / 4;
-  for (int k = 0; k < pieces - 1; ++k)
+  long long piece[pieces_of<M>];
+  split_pieces<M>(value, piece);
+#pragma unroll
+  for (int k = 0; k < pieces_of<M>; ++k)
   {
-    add(limb + k, static_cast<long long>(static_cast<std::uint32_t>(value)));
-    value >>= 32; // arithmetic: the remaining high part keeps the sign
+    add(limb + k, piece[k]);
   }
-  add(limb + pieces - 1, static_cast<long long>(value));
 }
 
 // A running sum of one exponent window w (biased exponent >> 4) held in a double: the exact sum of
