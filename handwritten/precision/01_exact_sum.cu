@@ -24,6 +24,7 @@
 // reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
 #include "common/device/tiled_input.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
@@ -87,40 +88,40 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     running.add(input.tail[threadIdx.x], block_limbs);
   }
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
-  std::int64_t tiles_to_flush = tiles_per_flush;
-  for (std::int64_t t = first; t < end; ++t)
+  // Full tiles with every load issued before any is used and no bounds test (load_packs), then, if this
+  // block owns it, the partial last tile predicated (fold_partial_round): fold_tile_run's loop, spelled
+  // out here for one running sum instead of one accumulator per load slot, with a flush every
+  // tiles_per_flush tiles.
+  const auto add_pack = [&](const P& x) {
+    T lane[pack_size<T>];
+    std::memcpy(lane, &x.v, sizeof(lane));
+#pragma unroll
+    for (int e = 0; e < pack_size<T>; ++e)
+    {
+      running.add(lane[e], block_limbs);
+    }
+  };
+  const std::int64_t full_tiles = input.packs / tile;
+  std::int64_t tiles_to_flush   = tiles_per_flush;
+  for (std::int64_t t = first; t < min(end, full_tiles); ++t)
   {
     P x[unroll];
-    bool valid[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) // every load issued before any is used
-    {
-      const std::int64_t k = t * tile + u * Threads + threadIdx.x;
-      valid[u]             = k < input.packs;
-      if (valid[u])
-      {
-        x[u] = load.vector(input.body + k);
-      }
-    }
+    load_packs<Threads>(input.body + t * tile + threadIdx.x, load, x);
 #pragma unroll
     for (int u = 0; u < unroll; ++u)
     {
-      if (valid[u])
-      {
-        T lane[pack_size<T>];
-        std::memcpy(lane, &x[u].v, sizeof(lane));
-#pragma unroll
-        for (int e = 0; e < pack_size<T>; ++e)
-        {
-          running.add(lane[e], block_limbs);
-        }
-      }
+      add_pack(x[u]);
     }
     if (--tiles_to_flush == 0)
     {
       running.flush_warp(block_limbs);
       tiles_to_flush = tiles_per_flush;
     }
+  }
+  if (first <= full_tiles && full_tiles < end)
+  {
+    fold_partial_round<Threads, unroll>(input.body, full_tiles * tile + threadIdx.x, input.packs, load,
+                                        [&](int, const P& x) { add_pack(x); });
   }
   running.flush_warp(block_limbs);
   if (running.non_finite != 0)
