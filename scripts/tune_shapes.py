@@ -78,8 +78,8 @@ GROUPS = {
                   {"precision.waves": 64},
                   {"precision.waves": [1, 8, 64]}, None),
     "exact": ("precision.exact_sum", "f32,f64", "sum",
-              {"precision.exact_waves": 64},
-              {"precision.exact_waves": [1, 8, 64]}, None),
+              {"precision.exact_waves": 1},
+              {"precision.exact_waves": [1, 2, 8, 64]}, None),
     "argext_rows": ("argext.rows", "f32", "argmax",
                     {"argext.equal_row_warp_max": 512},
                     {"argext.equal_row_warp_max": [512, 4096]}, "argext.equal_row_warp_max"),
@@ -123,16 +123,17 @@ def family_best(per_kernel: dict) -> dict:
     return best
 
 
-def judge(candidate: dict, defaults: dict) -> tuple[float, float]:
-    """(geometric mean over every case, worst over the GPU-clock cases) of candidate best / defaults' best.
-    The worst case reads the GPU clock only: the host clock adds the host's launch time, whose noise
-    between runs (a few %) would refuse every candidate."""
+def judge(candidate: dict, defaults: dict) -> tuple[float, float, str]:
+    """(geometric mean over every case, worst over the GPU-clock cases, that worst case's name) of
+    candidate best / defaults' best. The worst case reads the GPU clock only: the host clock adds the
+    host's launch time, whose noise between runs (a few %) would refuse every candidate."""
     keys = candidate.keys() & defaults.keys()
     if not keys:
         raise SystemExit("tune_shapes: the runs share no measured case")
     ratios = {k: candidate[k] / defaults[k] for k in keys}
-    worst = max(r for (_, _, timing), r in ratios.items() if timing.startswith("gpu"))
-    return math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios)), worst
+    worst_key = max((k for k in ratios if k[2].startswith("gpu")), key=lambda k: ratios[k])
+    return (math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios)), ratios[worst_key],
+            " ".join(worst_key))
 
 
 def table_text(values: dict) -> str:
@@ -187,7 +188,7 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     if row_value and not baseline:
         raise SystemExit(f"tune_shapes: {group}: no batched shape has rows of {shortest + 1}..{longest} elements")
     judged = sorted(((*judge(m, baseline), values) for values, m in zip(grid, medians)), key=lambda j: j[0])
-    eligible = [(s, w, v) for s, w, v in judged if w <= 1 + args.tolerance]
+    eligible = [(s, w, v) for s, w, _, v in judged if w <= 1 + args.tolerance]
     chosen = dict(defaults)
     if eligible and eligible[0][0] < 1 - args.margin:
         chosen = eligible[0][2]
@@ -201,8 +202,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
              f"#   {args.rounds} shuffled rounds (median per case), the family's fastest kernel per case:",
              "#   score = geometric mean of best time / the defaults' best time (below 1: faster); worst = the",
              f"#   largest such ratio on the GPU clock (a candidate above 1 + {args.tolerance:.0%} is refused):"]
-    lines += [f"#   {' '.join(f'{k}={v}' for k, v in values.items())}: score {s:.4f}, worst {w:.4f}"
-              + ("" if w <= 1 + args.tolerance else " (refused)") for s, w, values in judged]
+    lines += [f"#   {' '.join(f'{k}={v}' for k, v in values.items())}: score {s:.4f}, worst {w:.4f} ({where_worst})"
+              + ("" if w <= 1 + args.tolerance else " (refused)") for s, w, where_worst, values in judged]
     if chosen == defaults:
         lines.append(f"#   no eligible candidate beat the defaults by more than {args.margin:.0%}: the defaults")
     return chosen, lines, context

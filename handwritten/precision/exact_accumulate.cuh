@@ -31,10 +31,31 @@ template <class T> struct ExactWorkspace
   unsigned ticket;
 };
 
+// A global limb: one native 64-bit atomic (RED.E.ADD.64). Two's complement: an unsigned wrap-around add
+// is the signed add.
 __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long value)
 {
-  // Two's complement: an unsigned wrap-around add is the signed add.
   atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
+}
+
+// A shared limb: 64-bit shared atomics are compare-and-swap loops (ATOMS.CAST.SPIN.64), which retry
+// while other warps flush into the same limb, so the add goes to the limb's two 32-bit halves with
+// native 32-bit atomics (ATOMS.ADD): the low half returns its old value, which gives the carry, and the
+// high half takes the value's high word plus that carry. Every adder carries its own overflow, so once
+// all have added (a __syncthreads() later) the limb holds the 64-bit sum mod 2^64, as one atomic would.
+__device__ __forceinline__ void add_to_shared_limb(long long* limbs, int j, long long value)
+{
+  static_assert(sizeof(long long) == 2 * sizeof(unsigned), "a limb is two 32-bit halves");
+  unsigned* half       = reinterpret_cast<unsigned*>(limbs + j); // little-endian: [0] low, [1] high
+  const auto bits      = static_cast<unsigned long long>(value);
+  const unsigned low   = static_cast<unsigned>(bits);
+  const unsigned old   = atomicAdd(half, low);
+  const unsigned carry = old + low < old ? 1u : 0u;
+  const unsigned high  = static_cast<unsigned>(bits >> 32) + carry;
+  if (high != 0)
+  {
+    atomicAdd(half + 1, high);
+  }
 }
 
 // Rare on ordinary data, so kept out of line: the hot path stays a few registers wide. A free function
@@ -44,9 +65,9 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
 template <class M> __device__ __noinline__ void add_to_block(int limb, M value, long long* block_limbs)
 {
   add_pieces<M>(limb, value, [&](int j, long long v) {
-    if (v != 0) // shared 64-bit atomics are compare-and-swap loops (ATOMS.CAST.SPIN.64): none for nothing
+    if (v != 0) // no shared atomic for nothing
     {
-      add_to_limb(block_limbs, j, v);
+      add_to_shared_limb(block_limbs, j, v);
     }
   });
 }
@@ -79,7 +100,7 @@ template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M
     {
       if (piece[k] != 0)
       {
-        add_to_limb(block_limbs, limb + k, piece[k]);
+        add_to_shared_limb(block_limbs, limb + k, piece[k]);
       }
     }
   }
@@ -280,13 +301,21 @@ __device__ __noinline__ bool publish_block(long long* block_limbs, unsigned bloc
 template <int Threads, class T>
 __device__ __forceinline__ void gather_copies(ExactWorkspace<T>* global, long long* block_limbs)
 {
+  // Every copy is loaded before any is set to 0: a store between two loads of one array keeps the
+  // compiler from issuing the next load first (they might alias), and 32 L2 round trips one after the
+  // other are several microseconds (the likely cause of the H100's exact sum going from 8.3 to 14.5 us at
+  // small n when the copies came, code_id d7f2507c5e1c6468).
   for (int j = threadIdx.x; j < ExactFormat<T>::limbs; j += Threads)
   {
     long long total = 0;
-#pragma unroll 8
+#pragma unroll
     for (int c = 0; c < exact_limb_copies; ++c)
     {
       total += __ldcg(&global->limbs[c][j]);
+    }
+#pragma unroll
+    for (int c = 0; c < exact_limb_copies; ++c)
+    {
       global->limbs[c][j] = 0;
     }
     block_limbs[j] = total;

@@ -22,8 +22,8 @@ inline constexpr int unroll = 4;
 // registers of state, and measured at 8 they lost 4-10% at 2^22-2^30 on the H100 while floats gained
 // 5-7% at 2^24-2^27 on the H200 (handwritten/precision/NOTES.md, code_id 2faa5bb275e8c4f0).
 template <class T> inline constexpr int compensated_unroll = sizeof(T) == 4 ? 8 : 4;
-// A grid of at most this many waves of resident blocks: the modern family's default. A default: a
-// GPU's table (tuning/<gpu-slug>.txt, "precision.waves" and "precision.exact_waves") may set another; every block ends
+// The compensated sum's grid: at most this many waves of resident blocks, the modern family's default. A
+// default: a GPU's table (tuning/<gpu-slug>.txt, "precision.waves") may set another; every block ends
 // with a grid ticket, whose cost is not the same on every GPU (handwritten/modern/NOTES.md, idea 22).
 inline constexpr int default_waves = 64;
 
@@ -34,16 +34,20 @@ inline Status grid_waves(int& waves)
   return tuned_per_device(cache, "precision.waves", default_waves, 1, 1024, waves);
 }
 
-// The exact sum's grid, a value of its own ("precision.exact_waves"): its blocks end with a costlier
-// finish (warp flushes of 128-bit pieces into shared limbs by compare-and-swap, thread 0's carries and
-// global limb atomics), so the best count of blocks need not be the compensated sum's. At the H100's 64
-// waves the exact f32 sum read x0.45-0.70 of the plain sum at 2^26-2^28 against x0.97-1.00 at
-// 2^29-2^30, while the H200 at one wave showed no such dip (code_id d8b423ad3a7127e2,
-// handwritten/precision/NOTES.md); the family's tuner, scoring the compensated sum, chose 8 for the H100.
+// The exact sum's grid, a value of its own ("precision.exact_waves"), by default one wave of resident
+// blocks: each of its blocks ends with a costlier finish than a plain sum's (warp flushes into shared
+// limbs, thread 0's carries, global limb atomics, the ticket), so it wants few blocks with many tiles.
+// Measured: at 64 waves (one 16 KiB tile per block up to 2^27 floats) the H100's exact f32 sum read
+// x0.53-0.58 of the plain sum at 2^22-2^27 and x0.94-0.99 at 2^29-2^30 (code_id d7f2507c5e1c6468); the
+// tuner's run on that code scored one wave 26% faster than 64 over f32/f64 2^22-2^30 (geometric mean,
+// tuning/nvidia-h100-80gb-hbm3.txt) and 8 waves 18% faster; the H200, at one wave, read x0.71 at 2^24
+// and x0.89-0.96 from 2^26 (code_id d8b423ad3a7127e2).
+inline constexpr int default_exact_waves = 1;
+
 inline Status exact_grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
-  return tuned_per_device(cache, "precision.exact_waves", default_waves, 1, 1024, waves);
+  return tuned_per_device(cache, "precision.exact_waves", default_exact_waves, 1, 1024, waves);
 }
 
 } // namespace redu::precision
