@@ -37,8 +37,8 @@ __global__ void __launch_bounds__(block_threads)
 {
   const std::int64_t begin = blockIdx.x * chunk;
   const std::int64_t end   = begin + chunk < n ? begin + chunk : n;
-  ArgPair<T> best          = fold_range_pair<block_threads, unroll, ArgOp>(
-      in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first));
+  ArgPair<T> best =
+      fold_range_pair<block_threads, unroll, ArgOp>(in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first));
   best = block_best<block_threads, ArgOp>(best);
   if (gridDim.x == 1)
   {
@@ -71,16 +71,16 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-class PairLastBlock
-    : public TypedReduction<PairLastBlock, AllTypes, OpList<ArgMinOp, ArgMaxOp>>
+class PairLastBlock : public TypedReduction<PairLastBlock, AllTypes, OpList<ArgMinOp, ArgMaxOp>>
 {
 public:
   PairLastBlock()
-    : TypedReduction({.name   = "argext.pair",
-                      .family = "argext",
-                      .source = "CUDA Guide threadFenceReduction finish, carrying CUB ArgMin/ArgMax's (value, index) pair",
-                      .idea   = "one launch: each thread keeps a (value, index) pair, blocks leave pairs, last block picks",
-                      .kinds  = {Kind::full}})
+    : TypedReduction(
+          {.name   = "argext.pair",
+           .family = "argext",
+           .source = "CUDA Guide threadFenceReduction finish, carrying CUB ArgMin/ArgMax's (value, index) pair",
+           .idea   = "one launch: each thread keeps a (value, index) pair, blocks leave pairs, last block picks",
+           .kinds  = {Kind::full}})
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const
@@ -91,19 +91,14 @@ public:
   template <class T, class ArgOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     constexpr auto kernel = pair_last_block<T, ArgOp>;
-    int resident          = 0;
-    int waves             = 0;
-    REDU_TRY((resident_blocks<kernel, block_threads>(resident)));
-    REDU_TRY(full_grid_waves(waves));
-    const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(waves) * resident);
-    bool evict_first      = false;
-    REDU_TRY(input_evict_first<T>(p.n, evict_first));
-    auto* base            = static_cast<unsigned char*>(ws.data);
-    auto* partial_index   = reinterpret_cast<std::int64_t*>(base + indices_offset);
+    FullShape shape;
+    REDU_TRY((full_launch_shape<kernel, T>(p.n, shape)));
+    auto* base          = static_cast<unsigned char*>(ws.data);
+    auto* partial_index = reinterpret_cast<std::int64_t*>(base + indices_offset);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.chunk, static_cast<T*>(p.output), p.indices,
         reinterpret_cast<unsigned*>(base), partial_index, reinterpret_cast<T*>(partial_index + max_grid),
-        evict_first);
+        shape.evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -30,8 +30,7 @@ namespace
 template <class T, class ArgOp>
 __global__ void __launch_bounds__(block_threads)
     key64_atomic(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, T* __restrict__ out,
-                 std::int64_t* __restrict__ out_index, unsigned long long* word, unsigned* ticket,
-                 bool evict_first)
+                 std::int64_t* __restrict__ out_index, unsigned long long* word, unsigned* ticket, bool evict_first)
 {
   const std::int64_t begin = blockIdx.x * chunk;
   const std::int64_t end   = begin + chunk < n ? begin + chunk : n;
@@ -67,12 +66,13 @@ class Key64Atomic : public TypedReduction<Key64Atomic, TypeList<std::int32_t, fl
 {
 public:
   Key64Atomic()
-    : TypedReduction({.name   = "argext.key64",
-                      .family = "argext",
-                      .source = "order-preserving key (modern.atomic) widened to value<<32 | ~index; one atomicMax per block",
-                      .idea   = "one 64-bit key per element: a max picks value and first index; blocks meet in one atomicMax",
-                      .kinds  = {Kind::full},
-                      .max_n  = key64_max_n})
+    : TypedReduction(
+          {.name   = "argext.key64",
+           .family = "argext",
+           .source = "order-preserving key (modern.atomic) widened to value<<32 | ~index; one atomicMax per block",
+           .idea   = "one 64-bit key per element: a max picks value and first index; blocks meet in one atomicMax",
+           .kinds  = {Kind::full},
+           .max_n  = key64_max_n})
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const
@@ -83,17 +83,12 @@ public:
   template <class T, class ArgOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     constexpr auto kernel = key64_atomic<T, ArgOp>;
-    int resident          = 0;
-    int waves             = 0;
-    REDU_TRY((resident_blocks<kernel, block_threads>(resident)));
-    REDU_TRY(full_grid_waves(waves));
-    const FullShape shape = full_shape<T>(p.n, static_cast<std::int64_t>(waves) * resident);
-    bool evict_first      = false;
-    REDU_TRY(input_evict_first<T>(p.n, evict_first));
-    auto* word            = static_cast<unsigned long long*>(ws.data);
+    FullShape shape;
+    REDU_TRY((full_launch_shape<kernel, T>(p.n, shape)));
+    auto* word = static_cast<unsigned long long*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.chunk,
                                                        static_cast<T*>(p.output), p.indices, word,
-                                                       reinterpret_cast<unsigned*>(word + 1), evict_first);
+                                                       reinterpret_cast<unsigned*>(word + 1), shape.evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

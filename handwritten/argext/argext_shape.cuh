@@ -53,7 +53,7 @@ inline constexpr std::int64_t warp_row_max_length = 512;
 // skew, and one warp on a log-normal set's longest segment held the whole launch (1925 -> 513 GB/s).
 inline constexpr int default_equal_row_warp_max = static_cast<int>(warp_row_max_length);
 inline constexpr int max_equal_row_warp_max     = 65536;
-inline constexpr std::int64_t warp_rows_per_sm = block_threads / 32;
+inline constexpr std::int64_t warp_rows_per_sm  = block_threads / 32;
 // Loads in flight per thread in the row kernels: rows are shorter than arrays, and 4 x 16 bytes already
 // covers a 4096-float row with one round of a 256-thread block.
 inline constexpr int row_unroll = 4;
@@ -109,16 +109,18 @@ inline Status full_grid_waves(int& waves)
 inline Status equal_row_warp_max(int& length)
 {
   static std::atomic<int> cache[cached_devices] = {};
-  return tuned_per_device(cache, "argext.equal_row_warp_max", default_equal_row_warp_max,
-                          default_equal_row_warp_max, max_equal_row_warp_max, length);
+  return tuned_per_device(cache, "argext.equal_row_warp_max", default_equal_row_warp_max, default_equal_row_warp_max,
+                          max_equal_row_warp_max, length);
 }
 
 // A full array's grid: `blocks` blocks, each a contiguous chunk of `chunk` elements (a whole number of
-// tiles of block_threads x unroll packs); one tile per block while that fits in `max_blocks`.
+// tiles of block_threads x unroll packs); one tile per block while that fits in `max_blocks`. And the L2
+// priority of the input's loads (common/device/l2_policy.cuh).
 struct FullShape
 {
   int blocks         = 1;
   std::int64_t chunk = 0;
+  bool evict_first   = false;
 };
 
 template <class T> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
@@ -134,6 +136,18 @@ template <class T> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
   return shape;
 }
 
+// The shape for a full-array kernel of this family: at most argext.waves waves of its resident blocks,
+// and the L2 priority for n elements of T on this device.
+template <auto Kernel, class T> Status full_launch_shape(std::int64_t n, FullShape& shape)
+{
+  int resident = 0;
+  int waves    = 0;
+  REDU_TRY((resident_blocks<Kernel, block_threads>(resident)));
+  REDU_TRY(full_grid_waves(waves));
+  shape = full_shape<T>(n, static_cast<std::int64_t>(waves) * resident);
+  return input_evict_first<T>(n, shape.evict_first);
+}
+
 // Blocks per row when long rows are split (1: no split). `average` is the row length (batched) or the
 // mean segment length (segmented), `resident` the blocks of the split kernel resident at once.
 template <class T> std::int64_t split_blocks_per_row(std::int64_t rows, std::int64_t average, int sms, int resident)
@@ -143,9 +157,9 @@ template <class T> std::int64_t split_blocks_per_row(std::int64_t rows, std::int
     return 1;
   }
   const std::int64_t chunk   = split_chunk_packs * pack_size<T>;
-  std::int64_t per_row       = (average + chunk - 1) / chunk;         // no chunk shorter than `chunk`
-  const std::int64_t to_fill = (resident + rows - 1) / rows;         // one wave in all
-  const std::int64_t room    = split_max_blocks / rows;              // the workspace's pairs
+  std::int64_t per_row       = (average + chunk - 1) / chunk; // no chunk shorter than `chunk`
+  const std::int64_t to_fill = (resident + rows - 1) / rows;  // one wave in all
+  const std::int64_t room    = split_max_blocks / rows;       // the workspace's pairs
   per_row                    = per_row < to_fill ? per_row : to_fill;
   per_row                    = per_row < room ? per_row : room;
   return per_row < 2 ? 1 : per_row;

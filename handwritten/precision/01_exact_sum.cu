@@ -29,6 +29,7 @@
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 #include "handwritten/precision/exact_accumulate.cuh"
+#include "handwritten/precision/exact_grid_finish.cuh"
 #include "handwritten/precision/exact_limbs.cuh"
 #include "handwritten/precision/exact_sum.hpp"
 #include "handwritten/precision/precision_shape.cuh"

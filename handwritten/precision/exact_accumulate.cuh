@@ -1,11 +1,9 @@
 // Precision family, lesson 1's accumulator (01_exact_sum.cu): the pieces of the exact sum that hold its
-// integer. A thread's running sum in a register (RunningSum), flushed into the block's limbs in shared
-// memory when its limb changes; the block's limbs added to a copy of the global limbs with integer
-// atomics (publish_block), and the last block's sum of the copies and rounding (gather_copies,
-// round_total). The limb arithmetic itself is exact_limbs.cuh.
+// integer inside a block. A thread's running sum in a register (RunningSum), flushed into the block's
+// limbs in shared memory when its limb changes. The grid's part (the block's limbs to the global limbs,
+// the last block's rounding) is exact_grid_finish.cuh; the limb arithmetic itself is exact_limbs.cuh.
 #pragma once
 
-#include "common/device/grid_ticket.cuh"
 #include "handwritten/precision/exact_limbs.cuh"
 
 #include <cstdint>
@@ -14,29 +12,6 @@ namespace redu::precision
 {
 
 template <class T> using Magnitude = typename ExactFormat<T>::Magnitude;
-
-// Copies of the global limbs: block b adds to copy b % exact_limb_copies. Every block adds its 2-12 nonzero
-// limbs with atomics, and atomics on one address serialise at its L2 slice: with one copy, 2^15 blocks
-// (64 waves of an H100's 528 resident blocks, 2^27 floats in tiles of 16 KiB) made ~10^5 atomics on the
-// same dozen words, and the exact f32 sum read x0.45-0.57 of the plain sum at 2^24-2^27 there against
-// x0.97-1.00 at 2^29-2^30 with 4-8 tiles per block (code_id d8b423ad3a7127e2). 32 copies spread them over
-// 32 x 12 words (float) in 32 x 96-byte rows; the last block adds the copies, one limb per thread.
-inline constexpr int exact_limb_copies = 32;
-
-// The global part of the workspace: the limbs' copies, then the non-finite flags and the ticket.
-template <class T> struct ExactWorkspace
-{
-  long long limbs[exact_limb_copies][ExactFormat<T>::limbs];
-  unsigned non_finite;
-  unsigned ticket;
-};
-
-// A global limb: one native 64-bit atomic (RED.E.ADD.64). Two's complement: an unsigned wrap-around add
-// is the signed add.
-__device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long value)
-{
-  atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
-}
 
 // A shared limb: 64-bit shared atomics are compare-and-swap loops (ATOMS.CAST.SPIN.64), which retry
 // while other warps flush into the same limb, so the add goes to the limb's two 32-bit halves with
@@ -148,7 +123,7 @@ template <class T> struct RunningSum
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
 // every 2^14 terms, and at the end, in the window's limb (window_units_of): on ordinary data a whole
 // warp's sums share it, and its lanes add their pieces across the warp before one lane adds them to
-// shared memory (64-bit shared atomics are compare-and-swap loops: 32 lanes on one limb serialise).
+// shared memory (shared atomics on one address serialise: 32 lanes on one limb would wait in turn).
 // An infinity or NaN adds into the double as IEEE says (NaN anywhere, or +inf with -inf, gives NaN), and
 // the flush turns a non-finite sum into the contract's flags.
 template <> struct RunningSum<float>
@@ -270,65 +245,5 @@ private:
     low  = 0;
   }
 };
-
-// Thread 0 of every block: the block's integer, carried so every limb is below 2^32, goes to its copy of
-// the global limbs (at most 65536 blocks add below 2^48 to any limb of all copies together), then the
-// ticket. True for the last block. Out of line: its registers must not count against the streaming loop's.
-template <class T>
-__device__ __noinline__ bool publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
-{
-  constexpr int L = ExactFormat<T>::limbs;
-  normalize<T>(block_limbs);
-  long long* copy = global->limbs[blockIdx.x % exact_limb_copies];
-  for (int j = 0; j < L; ++j)
-  {
-    if (block_limbs[j] != 0)
-    {
-      add_to_limb(copy, j, block_limbs[j]);
-    }
-  }
-  if (block_non_finite != 0)
-  {
-    atomicOr(&global->non_finite, block_non_finite);
-  }
-  return last_arrival(&global->ticket, gridDim.x);
-}
-
-// Every thread of the last block (after the ticket, which made every block's atomics visible to it, and a
-// __syncthreads() that passed that on): limb j of the total, the sum of its copies, read at L2 (__ldcg)
-// and set back to 0 for the next launch, into block_limbs[j]. Plain loads and stores: no other block
-// touches the copies any more in this launch.
-template <int Threads, class T>
-__device__ __forceinline__ void gather_copies(ExactWorkspace<T>* global, long long* block_limbs)
-{
-  // Every copy is loaded before any is set to 0: a store between two loads of one array keeps the
-  // compiler from issuing the next load first (they might alias), and 32 L2 round trips one after the
-  // other are several microseconds (the likely cause of the H100's exact sum going from 8.3 to 14.5 us at
-  // small n when the copies came, code_id d7f2507c5e1c6468).
-  for (int j = threadIdx.x; j < ExactFormat<T>::limbs; j += Threads)
-  {
-    long long total = 0;
-#pragma unroll
-    for (int c = 0; c < exact_limb_copies; ++c)
-    {
-      total += __ldcg(&global->limbs[c][j]);
-    }
-#pragma unroll
-    for (int c = 0; c < exact_limb_copies; ++c)
-    {
-      global->limbs[c][j] = 0;
-    }
-    block_limbs[j] = total;
-  }
-}
-
-// Thread 0 of the last block: the total rounded once to T, the flags and the ticket reset. Out of line, as
-// publish_block.
-template <class T> __device__ __noinline__ void round_total(long long* total_limbs, ExactWorkspace<T>* global, T* out)
-{
-  *out               = round_exact<T>(total_limbs, __ldcg(&global->non_finite));
-  global->non_finite = 0;
-  global->ticket     = 0;
-}
 
 } // namespace redu::precision
