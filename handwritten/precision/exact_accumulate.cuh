@@ -81,6 +81,22 @@ template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M
   }
 }
 
+// A running sum's flush into the block's limbs: the whole warp together (flush_warp: every
+// tiles_per_flush tiles and at the end, where a warp's lanes usually share a limb) or one thread alone
+// (its window changed).
+template <class M>
+__device__ __forceinline__ void flush_to_block(bool whole_warp, int limb, M value, long long* block_limbs)
+{
+  if (whole_warp)
+  {
+    warp_add_to_block<M>(limb, value, block_limbs);
+  }
+  else
+  {
+    add_to_block<M>(limb, value, block_limbs);
+  }
+}
+
 // One thread's running sum, the general form: a limb and the integer sum of the terms that landed there
 // since the last flush (term_of), in the type's Magnitude. ~60 instructions per double (decode, 128-bit
 // shift, sign, add). Float and double take the shortcuts below; this form stays the reference the
@@ -162,14 +178,7 @@ private:
     {
       non_finite |= isnan(sum) ? saw_nan : (sum > 0 ? saw_plus_infinity : saw_minus_infinity);
     }
-    if (whole_warp)
-    {
-      warp_add_to_block<Magnitude<double>>(limb, v, block_limbs);
-    }
-    else
-    {
-      add_to_block<Magnitude<double>>(limb, v, block_limbs);
-    }
+    flush_to_block<Magnitude<double>>(whole_warp, limb, v, block_limbs);
     sum = 0;
   }
 };
@@ -233,14 +242,7 @@ private:
     window_units_of<double>(high, window, limb, from_high);
     window_units_of<double>(low, window, limb, from_low); // the same limb: the window's
     const Magnitude<double> v = from_high + from_low;     // each below 2^112
-    if (whole_warp)
-    {
-      warp_add_to_block<Magnitude<double>>(limb, v, block_limbs);
-    }
-    else
-    {
-      add_to_block<Magnitude<double>>(limb, v, block_limbs);
-    }
+    flush_to_block<Magnitude<double>>(whole_warp, limb, v, block_limbs);
     high = 0;
     low  = 0;
   }
