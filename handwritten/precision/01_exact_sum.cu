@@ -52,10 +52,10 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   using F         = ExactFormat<T>;
   using P         = Pack<T>;
   constexpr int L = F::limbs;
-  // An even number of limbs: the compiler reads the block's limbs in 16-byte pairs (LDS.128) in
-  // its finish (publish_block, round_total), and with double's 69 the last pair ran 8 bytes past the array, past the
-  // block's static shared memory (compute-sanitizer memcheck: "Invalid __shared__ read of size 16"). The pad limb stays
-  // 0.
+  // An even number of limbs: the compiler reads the block's limbs in 16-byte pairs (LDS.128) in its
+  // finish (publish_block, round_total), and with double's 69 the last pair ran 8 bytes past the array,
+  // past the block's static shared memory (compute-sanitizer memcheck: "Invalid __shared__ read of size
+  // 16"). The pad limb stays 0.
   constexpr int padded_limbs = (L + 1) / 2 * 2;
   __shared__ alignas(16) long long block_limbs[padded_limbs];
   __shared__ unsigned block_non_finite;

@@ -97,39 +97,10 @@ __device__ __forceinline__ void flush_to_block(bool whole_warp, int limb, M valu
   }
 }
 
-// One thread's running sum, the general form: a limb and the integer sum of the terms that landed there
-// since the last flush (term_of), in the type's Magnitude. ~60 instructions per double (decode, 128-bit
-// shift, sign, add). Float and double take the shortcuts below; this form stays the reference the
-// host's exact sum (exact_host_sum.hpp) spells the same way.
-template <class T> struct RunningSum
-{
-  // 2^84 * 2^40 < 2^127: a flush at least this often keeps the 128-bit sum from overflowing.
-  static constexpr std::int64_t terms_per_flush = std::int64_t{1} << 40;
-  int limb                                      = 0;
-  Magnitude<T> sum                              = 0;
-  unsigned non_finite                           = 0;
-
-  __device__ __forceinline__ void add(T x, long long* block_limbs)
-  {
-    const Term<T> t = term_of(x);
-    non_finite |= t.non_finite;
-    // Another exponent range: the running sum goes to the block first. Zeros and non-finite values
-    // (term 0) add nothing wherever they land, so they never move the running sum.
-    if (t.value != 0 && t.limb != limb)
-    {
-      add_to_block<Magnitude<T>>(limb, sum, block_limbs);
-      limb = t.limb;
-      sum  = 0;
-    }
-    sum += t.value;
-  }
-
-  __device__ __forceinline__ void flush_warp(long long* block_limbs)
-  {
-    warp_add_to_block<Magnitude<T>>(limb, sum, block_limbs);
-    sum = 0;
-  }
-};
+// One thread's running sum, per element type: the exact sum of its elements since the last flush, held
+// in registers, and the flushes into the block's limbs (the general integer form, a term per element as
+// term_of spells it, is the host's exact sum, exact_host_sum.hpp; ~60 instructions per double).
+template <class T> struct RunningSum;
 
 // A float running sum needs no integer arithmetic per element: a double holds it exactly.
 // Floats whose biased exponents share a window of 16 (e >> 4) are multiples of the window's smallest

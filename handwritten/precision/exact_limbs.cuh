@@ -93,12 +93,11 @@ template <class T> __host__ __device__ __forceinline__ Term<T> term_of(T x)
   return t;
 }
 
-// A signed register sum that belongs in limb `limb` and up, cut into 32-bit pieces: the low pieces as
-// unsigned values in [0, 2^32), the last signed. Adding each piece to its limb adds exactly `value`.
-// M is the sum's type: long long (two pieces) or __int128 (four).
+// 32-bit pieces of a signed register sum of type M: long long (two pieces) or __int128 (four).
 template <class M> inline constexpr int pieces_of = sizeof(M) / 4;
 
-// The pieces themselves: piece[k] belongs in limb `limb + k`.
+// The sum cut into its pieces: the low pieces as unsigned values in [0, 2^32), the last signed; piece[k]
+// belongs in limb `limb + k` of a sum that starts in limb `limb`.
 template <class M> __host__ __device__ __forceinline__ void split_pieces(M value, long long (&piece)[pieces_of<M>])
 {
 #pragma unroll
@@ -110,6 +109,8 @@ template <class M> __host__ __device__ __forceinline__ void split_pieces(M value
   piece[pieces_of<M> - 1] = static_cast<long long>(value);
 }
 
+// A signed register sum that belongs in limb `limb` and up, added piece by piece (`add(j, piece)`):
+// adding each piece to its limb adds exactly `value`.
 template <class M, class AddToLimb>
 __host__ __device__ __forceinline__ void add_pieces(int limb, M value, AddToLimb&& add)
 {
