@@ -18,7 +18,7 @@
 // it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
-// caller and left zero (the last block reads the limbs' copies and the flags, sets them back to 0 and
+// caller and left zero (the last block reads the limbs and the flags, sets them back to 0 and
 // resets the ticket).
 // Source: the exact accumulators of Kulisch (the "long accumulator") and of Neal's superaccumulators,
 // reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   {
     return;
   }
-  gather_copies<Threads>(global, block_limbs); // the total, into this block's shared limbs
+  take_total<Threads>(global, block_limbs); // into this block's shared limbs
   __syncthreads();
   if (threadIdx.x == 0)
   {
