@@ -130,13 +130,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     atomicOr(&block_non_finite, running.non_finite);
   }
   __syncthreads();
-  __shared__ bool is_last;
-  if (threadIdx.x == 0)
-  {
-    is_last = publish_block<T>(block_limbs, block_non_finite, global);
-  }
-  __syncthreads();
-  if (!is_last)
+  if (!block_arrives_last(&global->ticket, gridDim.x, [&] { publish_block<T>(block_limbs, block_non_finite, global); }))
   {
     return;
   }

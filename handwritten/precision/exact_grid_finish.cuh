@@ -32,11 +32,12 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
   atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
 }
 
-// Thread 0 of every block: the block's integer, carried so every limb is below 2^32, goes to the global
-// limbs (at most 65536 blocks add below 2^48 to any limb), then the ticket. True for the last block. Out of line: its
-// registers must not count against the streaming loop's.
+// Thread 0 of every block, before its ticket (block_arrives_last): the block's integer, carried so every
+// limb is below 2^32, goes to the global limbs (at most 65536 blocks add below 2^48 to any limb), and its
+// non-finite flags to the global flags. Out of line: its registers must not count against the streaming
+// loop's.
 template <class T>
-__device__ __noinline__ bool publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
+__device__ __noinline__ void publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
 {
   constexpr int L = ExactFormat<T>::limbs;
   normalize<T>(block_limbs);
@@ -51,7 +52,6 @@ __device__ __noinline__ bool publish_block(long long* block_limbs, unsigned bloc
   {
     atomicOr(&global->non_finite, block_non_finite);
   }
-  return last_arrival(&global->ticket, gridDim.x);
 }
 
 // Every thread of the last block (after the ticket, which made every block's atomics visible to it, and a
