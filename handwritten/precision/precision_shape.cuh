@@ -12,10 +12,10 @@ namespace redu::precision
 // 8 warps per block, as the modern family (handwritten/modern/modern_shape.cuh, idea 15 there).
 inline constexpr int block_threads = 256;
 // 16-byte loads each thread of the exact sum issues per tile: 4, half the modern family's 8, because
-// registers hold the running sums as well: 60 (float) and 64 (double) registers at four blocks per SM
-// with 4 (sm_90, code_id d0eab216debcd73b); 64 bytes in flight per thread, 16 KB per block. Not
-// re-measured since the doubles' running sum became two doubles (~12 instructions per element instead
-// of ~60): 8 may now fit the double kernel.
+// registers hold the running sums as well: 56 (float) and 64 (double) registers at four blocks per SM
+// (sm_90); 64 bytes in flight per thread, 16 KB per block. Measured on the H100 at one wave (GPU clock,
+// cold L2; handwritten/precision/NOTES.md): 2 loads lose 1% at 2^30 (f32 and f64) and cost 1.3 us at
+// 2^16; 8 spill the float kernel and lose 2% at 2^30.
 inline constexpr int unroll = 4;
 // The compensated sum's, per element type. Its element costs ~8 flops and its running state is one
 // (sum, error) pair per load slot. Floats: the modern family's 8 (128 bytes in flight per thread, 32 KB
