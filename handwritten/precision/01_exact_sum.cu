@@ -24,6 +24,7 @@
 // reduced to what a memory-bound GPU sum needs; the single-launch finish of handwritten/modern/03.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
+#include "common/device/range_fold.cuh"
 #include "common/device/tiled_input.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/modern/grid_shape.cuh"
@@ -88,42 +89,26 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     running.add(input.tail[threadIdx.x], block_limbs);
   }
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
-  // Each tile: every load issued before any is used, each behind its own bounds test, then the elements
-  // one by one into the running sum, and a flush every tiles_per_flush tiles.
-  // Measured (code_id d0eab216debcd73b against this loop, one wave, GPU clock, cold L2): the family's
-  // other loop shape, full tiles without a bounds test (load_packs) and the partial last tile apart
-  // (fold_partial_round), made the float sum 20% slower at 2^30 on both GPUs (H100 1683 us against
-  // 1395, H200 1150 against 958) and 2-3 us slower at 2^16, with the same loads in the machine code.
-  // Not profiled; with 2 to 4 waves the gap closes, and this loop is as fast at every grid.
+  // Each tile through fold_partial_round: every load issued before any is used, each behind its own
+  // bounds test, then the elements one by one into the running sum; a flush every tiles_per_flush tiles.
+  // Measured (code_id d0eab216debcd73b against this loop, one wave, GPU clock, cold L2, CCCL 3.5): the
+  // family's other loop shape, full tiles without a bounds test (load_packs) and the partial last tile
+  // apart, made the float sum 20% slower at 2^30 on both GPUs (H100 1683 us against 1395, H200 1150
+  // against 958) and 2-3 us slower at 2^16, with the same loads in the machine code. Not profiled; with
+  // 2 to 4 waves the gap closes, and this loop is as fast at every grid.
+  const auto add_pack = [&](int, const P& x) {
+    T lane[pack_size<T>];
+    std::memcpy(lane, &x.v, sizeof(lane));
+#pragma unroll
+    for (int e = 0; e < pack_size<T>; ++e)
+    {
+      running.add(lane[e], block_limbs);
+    }
+  };
   std::int64_t tiles_to_flush = tiles_per_flush;
   for (std::int64_t t = first; t < end; ++t)
   {
-    P x[unroll];
-    bool valid[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u)
-    {
-      const std::int64_t k = t * tile + u * Threads + threadIdx.x;
-      valid[u]             = k < input.packs;
-      if (valid[u])
-      {
-        x[u] = load.vector(input.body + k);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < unroll; ++u)
-    {
-      if (valid[u])
-      {
-        T lane[pack_size<T>];
-        std::memcpy(lane, &x[u].v, sizeof(lane));
-#pragma unroll
-        for (int e = 0; e < pack_size<T>; ++e)
-        {
-          running.add(lane[e], block_limbs);
-        }
-      }
-    }
+    fold_partial_round<Threads, unroll>(input.body, t * tile + threadIdx.x, input.packs, load, add_pack);
     if (--tiles_to_flush == 0)
     {
       running.flush_warp(block_limbs);
