@@ -234,6 +234,45 @@ TEST(ExactLimbs, CancellationLeavesTheSmallTermsExactly)
   EXPECT_SAME_BITS(exact_host_sum<double>({dhuge, std::ldexp(1.0, -1000), -dhuge}), std::ldexp(1.0, -1000));
 }
 
+// The blocks' digits (balance, exact_limbs.cuh): the same integer as normalize's, every digit but the
+// top one in [-2^31, 2^31), and a small negative number zero above its magnitude, where normalize's
+// digits are 2^32 - 1 up to the top limb. publish_block sends one atomic per non-zero digit.
+TEST(ExactLimbs, BalancedDigitsKeepTheValueAndStayNearTheMagnitude)
+{
+  constexpr int L = precision::ExactFormat<double>::limbs;
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<long long> wide(-(1LL << 40), 1LL << 40);
+  for (int trial = 0; trial < 1000; ++trial)
+  {
+    long long limbs[L];
+    for (long long& limb : limbs)
+    {
+      limb = wide(rng);
+    }
+    long long balanced[L], carried[L];
+    std::copy(limbs, limbs + L, balanced);
+    std::copy(limbs, limbs + L, carried);
+    precision::balance<double>(balanced);
+    for (int j = 0; j + 1 < L; ++j)
+    {
+      ASSERT_GE(balanced[j], -(1LL << 31));
+      ASSERT_LT(balanced[j], 1LL << 31);
+    }
+    precision::normalize<double>(balanced);
+    precision::normalize<double>(carried);
+    ASSERT_TRUE(std::equal(balanced, balanced + L, carried)) << "trial " << trial;
+  }
+  long long minus_three[L] = {-3};
+  long long normalized[L]  = {-3};
+  precision::balance<double>(minus_three);
+  precision::normalize<double>(normalized);
+  EXPECT_EQ(minus_three[0], -3);
+  EXPECT_EQ(std::count(minus_three + 1, minus_three + L, 0LL), L - 1);
+  EXPECT_EQ(normalized[0], (1LL << 32) - 3);
+  EXPECT_EQ(std::count(normalized + 1, normalized + L - 1, (1LL << 32) - 1), L - 2);
+  EXPECT_EQ(normalized[L - 1], -1);
+}
+
 // Round to nearest, ties to even, with the sticky bits far below the significand counted.
 TEST(ExactLimbs, TiesGoToEvenAndStickyBitsBreakThem)
 {

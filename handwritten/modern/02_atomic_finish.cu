@@ -25,79 +25,19 @@
 // with the ticket of the CUDA Programming Guide's threadFenceReduction sample.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
-#include "common/device/ordered_key.cuh"
 #include "common/device/range_fold.cuh"
+#include "handwritten/modern/atomic_accumulator.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 
 #include <algorithm>
-#include <cstring>
-#include <type_traits>
 
 namespace redu::modern
 {
 namespace
 {
 
-template <class T> using Word = OrderedWord<T>;
-
-// The accumulator's word: 64 bits for every sum of floats (a double, see above), else the element's width.
-template <class T, class ReduceOp>
-using AccumulatorWord = std::conditional_t<ReduceOp::id == Op::sum && std::is_floating_point_v<T>, unsigned long long, Word<T>>;
-
-// ordered() / from_ordered(): the order-preserving key map, common/device/ordered_key.cuh.
-
-// How a value enters the zero-initialised accumulator, and how the final word becomes a value again.
-template <class T, class ReduceOp> struct Accumulator
-{
-  using Stored = AccumulatorWord<T, ReduceOp>;
-
-  __device__ static void combine(Stored* word, T x)
-  {
-    if constexpr (ReduceOp::id == Op::sum)
-    {
-      if constexpr (std::is_floating_point_v<T>)
-      {
-        atomicAdd(reinterpret_cast<double*>(word), static_cast<double>(x));
-      }
-      else
-      {
-        atomicAdd(word, static_cast<Word<T>>(x)); // two's complement: unsigned wrap-around is the signed sum
-      }
-    }
-    else if constexpr (ReduceOp::id == Op::max)
-    {
-      atomicMax(word, ordered(x));
-    }
-    else
-    {
-      atomicMax(word, ~ordered(x));
-    }
-  }
-
-  __device__ static T decode(Stored word)
-  {
-    if constexpr (ReduceOp::id == Op::sum && std::is_floating_point_v<T>)
-    {
-      double x;
-      std::memcpy(&x, &word, sizeof(x));
-      return static_cast<T>(x);
-    }
-    else if constexpr (ReduceOp::id == Op::sum)
-    {
-      T x;
-      std::memcpy(&x, &word, sizeof(T));
-      return x;
-    }
-    else if constexpr (ReduceOp::id == Op::max)
-    {
-      return from_ordered<T>(word);
-    }
-    else
-    {
-      return from_ordered<T>(~word);
-    }
-  }
-};
+// Accumulator<T, ReduceOp> (combine, decode) and AccumulatorWord: atomic_accumulator.cuh, shared with the
+// kernels that finish this way.
 
 template <int Threads, class T, class ReduceOp>
 __global__ void __launch_bounds__(Threads)

@@ -32,15 +32,16 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
   atomicAdd(reinterpret_cast<unsigned long long*>(limbs + j), static_cast<unsigned long long>(value));
 }
 
-// Thread 0 of every block, before its ticket (block_arrives_last): the block's integer, carried so every
-// limb is below 2^32, goes to the global limbs (at most 65536 blocks add below 2^48 to any limb), and its
+// Thread 0 of every block, before its ticket (block_arrives_last): the block's integer, carried into
+// balanced digits (|digit| <= 2^31, exact_limbs.cuh), goes to the global limbs (at most 65536 blocks add
+// at most 2^47 to any limb), and its
 // non-finite flags to the global flags. Out of line: its registers must not count against the streaming
 // loop's.
 template <class T>
 __device__ __noinline__ void publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
 {
   constexpr int L = ExactFormat<T>::limbs;
-  normalize<T>(block_limbs);
+  balance<T>(block_limbs); // a negative block sum: atomics only where its magnitude is, not up to the top
   for (int j = 0; j < L; ++j)
   {
     if (block_limbs[j] != 0)

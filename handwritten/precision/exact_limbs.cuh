@@ -180,6 +180,21 @@ template <class T> __host__ __device__ inline void normalize(long long* limbs)
   }
 }
 
+// Carries every limb but the last into the next so that limbs 0..L-2 lie in [-2^31, 2^31): balanced
+// digits. The value is normalize's, but a negative number keeps zeros above its magnitude where
+// normalize's digits would be 2^32 - 1 all the way up (-1 carried into every limb): a block that publishes
+// only its non-zero limbs (exact_grid_finish.cuh) then sends as few atomics for a negative sum as for a
+// positive one. Sequential: one thread, L steps.
+template <class T> __host__ __device__ inline void balance(long long* limbs)
+{
+  for (int j = 0; j + 1 < ExactFormat<T>::limbs; ++j)
+  {
+    const long long carry = (limbs[j] + (1LL << 31)) >> 32; // nearest multiple of 2^32, ties upward
+    limbs[j] -= carry * (1LL << 32);
+    limbs[j + 1] += carry;
+  }
+}
+
 __host__ __device__ __forceinline__ int leading_zeros(std::uint32_t x)
 {
 #ifdef __CUDA_ARCH__
