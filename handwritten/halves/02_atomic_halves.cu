@@ -14,7 +14,6 @@
 // Requirements: any n (64-bit), input aligned to 2 bytes; workspace zero-filled once by the caller and
 // calls that share it stream-ordered. A grid of one block writes its result directly.
 #include "common/contract/typed_reduction.cuh"
-#include "common/device/grid_ticket.cuh"
 #include "handwritten/halves/fold.cuh"
 #include "handwritten/modern/atomic_accumulator.cuh"
 #include "handwritten/modern/grid_shape.cuh"
@@ -24,7 +23,6 @@ namespace redu::halves
 namespace
 {
 
-using modern::Accumulator;
 using modern::AccumulatorWord;
 
 template <int Threads, class T, class ReduceOp>
@@ -46,13 +44,10 @@ __global__ void __launch_bounds__(Threads)
     *out = static_cast<Output<T, ReduceOp>>(value); // float, or a min/max narrowed back: exact
     return;
   }
-  Accumulator<float, ReduceOp>::combine(accumulator, value);
-  if (last_arrival(ticket, gridDim.x))
+  float total;
+  if (modern::fold_into_total<float, ReduceOp>(accumulator, ticket, value, total))
   {
-    // Read and zero in one step: no other block touches the accumulator any more in this launch.
-    const float total = Accumulator<float, ReduceOp>::decode(atomicExch(accumulator, AccumulatorWord<float, ReduceOp>(0)));
-    *out              = static_cast<Output<T, ReduceOp>>(total);
-    *ticket           = 0;
+    *out = static_cast<Output<T, ReduceOp>>(total);
   }
 }
 
@@ -85,9 +80,9 @@ public:
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     // Large inputs take larger blocks, at modern.atomic's threshold in bytes (modern_shape.cuh says why).
-    int large_log2 = 0;
-    REDU_TRY(modern::large_input_bytes_log2(large_log2));
-    if (p.n >= (std::int64_t{1} << large_log2) / static_cast<std::int64_t>(sizeof(T)))
+    bool large = false;
+    REDU_TRY(modern::takes_large_blocks(p.n, sizeof(T), large));
+    if (large)
     {
       return launch<modern::large_input_threads, T, ReduceOp>(p, ws, stream);
     }

@@ -36,8 +36,8 @@ namespace redu::modern
 namespace
 {
 
-// Accumulator<T, ReduceOp> (combine, decode) and AccumulatorWord: atomic_accumulator.cuh, shared with the
-// kernels that finish this way.
+// Accumulator<T, ReduceOp> (combine, decode), AccumulatorWord and fold_into_total (the block's value in,
+// the total out in the last block): atomic_accumulator.cuh, shared with the kernels that finish this way.
 
 template <int Threads, class T, class ReduceOp>
 __global__ void __launch_bounds__(Threads)
@@ -55,12 +55,10 @@ __global__ void __launch_bounds__(Threads)
     *out = value;
     return;
   }
-  Accumulator<T, ReduceOp>::combine(accumulator, value);
-  if (last_arrival(ticket, gridDim.x))
+  T total;
+  if (fold_into_total<T, ReduceOp>(accumulator, ticket, value, total)) // atomic_accumulator.cuh
   {
-    // Read and zero in one step: no other block touches the accumulator any more in this launch.
-    *out    = Accumulator<T, ReduceOp>::decode(atomicExch(accumulator, AccumulatorWord<T, ReduceOp>(0)));
-    *ticket = 0;
+    *out = total;
   }
 }
 
@@ -98,9 +96,9 @@ public:
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     // Large inputs take larger blocks (modern_shape.cuh says why).
-    int large_log2 = 0;
-    REDU_TRY(large_input_bytes_log2(large_log2));
-    if (p.n >= (std::int64_t{1} << large_log2) / static_cast<std::int64_t>(sizeof(T)))
+    bool large = false;
+    REDU_TRY(takes_large_blocks(p.n, sizeof(T), large));
+    if (large)
     {
       return launch<large_input_threads, T, ReduceOp>(p, ws, stream);
     }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common/contract/ops.cuh"
+#include "common/device/grid_ticket.cuh"
 #include "common/device/ordered_key.cuh"
 
 #include <cstring>
@@ -74,5 +75,22 @@ template <class T, class ReduceOp> struct Accumulator
     }
   }
 };
+
+// Thread 0 of each block: its value into the accumulator, then the ticket. True in the last block to
+// arrive, which gets the grid's total in `total`; the accumulator and the ticket are then back at zero
+// for the next launch (read and zeroed in one atomicExch: no other block touches them any more).
+template <class T, class ReduceOp>
+__device__ __forceinline__ bool fold_into_total(AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket, T value,
+                                                T& total)
+{
+  Accumulator<T, ReduceOp>::combine(accumulator, value);
+  if (!last_arrival(ticket, gridDim.x))
+  {
+    return false;
+  }
+  total   = Accumulator<T, ReduceOp>::decode(atomicExch(accumulator, AccumulatorWord<T, ReduceOp>(0)));
+  *ticket = 0;
+  return true;
+}
 
 } // namespace redu::modern

@@ -51,6 +51,16 @@ inline Status large_input_bytes_log2(int& log2_bytes)
   return tuned_per_device(cache, "modern.large_input_log2", large_input_log2, 1, 62, log2_bytes);
 }
 
+// Whether n elements of `element_bytes` each are at least 2^large_input_bytes_log2 bytes, the inputs that
+// take large_input_threads. By bytes, so n halves take the blocks of n/2 floats.
+inline Status takes_large_blocks(std::int64_t n, std::size_t element_bytes, bool& large)
+{
+  int log2_bytes = 0;
+  REDU_TRY(large_input_bytes_log2(log2_bytes));
+  large = n >= (std::int64_t{1} << log2_bytes) / static_cast<std::int64_t>(element_bytes);
+  return Status::success();
+}
+
 // The shape for a kernel of this family: at most `waves` waves of its resident blocks, and the L2
 // priority for n elements of T on this device.
 template <auto Kernel, int Threads, int Unroll, class T>

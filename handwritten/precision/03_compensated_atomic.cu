@@ -16,7 +16,6 @@
 // Requirements: any n (64-bit), input aligned to 4 bytes; workspace zero-filled once by the caller and
 // calls that share it stream-ordered. A grid of one block writes its result directly.
 #include "common/contract/typed_reduction.cuh"
-#include "common/device/grid_ticket.cuh"
 #include "handwritten/modern/atomic_accumulator.cuh"
 #include "handwritten/modern/grid_shape.cuh"
 #include "handwritten/precision/compensated.cuh"
@@ -26,12 +25,12 @@ namespace redu::precision
 namespace
 {
 
-using Total = modern::Accumulator<double, SumOp>; // a double in the workspace, added to atomically
+using TotalWord = modern::AccumulatorWord<double, SumOp>; // a double in the workspace, added to atomically
 
 template <int Threads>
 __global__ void __launch_bounds__(Threads)
     compensated_atomic(const float* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                       float* __restrict__ out, Total::Stored* total, unsigned* ticket, bool evict_first)
+                       float* __restrict__ out, TotalWord* total, unsigned* ticket, bool evict_first)
 {
   const Compensated<float> c = block_compensated<Threads>(in, n, tiles_per_block, evict_first);
   if (threadIdx.x != 0)
@@ -43,13 +42,10 @@ __global__ void __launch_bounds__(Threads)
     *out = c.result();
     return;
   }
-  // An infinite or NaN block sum is the partial alone (its error is NaN by then), as in result().
-  Total::combine(total, isfinite(c.sum) ? static_cast<double>(c.sum) + static_cast<double>(c.error) : c.sum);
-  if (last_arrival(ticket, gridDim.x))
+  double grid_total;
+  if (modern::fold_into_total<double, SumOp>(total, ticket, c.result<double>(), grid_total))
   {
-    // Read and zero in one step: no other block touches the total any more in this launch.
-    *out    = static_cast<float>(Total::decode(atomicExch(total, Total::Stored(0))));
-    *ticket = 0;
+    *out = static_cast<float>(grid_total); // the one rounding to float
   }
 }
 
@@ -74,7 +70,7 @@ public:
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
-    return 2 * sizeof(Total::Stored); // the total, then the ticket counter
+    return 2 * sizeof(TotalWord); // the total, then the ticket counter
   }
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
@@ -85,7 +81,7 @@ public:
     int waves = 0;
     REDU_TRY(grid_waves(waves));
     REDU_TRY((modern::launch_shape<kernel, block_threads, compensated_unroll<float>, float>(p.n, waves, shape)));
-    auto* total = static_cast<Total::Stored*>(ws.data);
+    auto* total = static_cast<TotalWord*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const float*>(p.input), p.n, shape.tiles_per_block,
                                                        static_cast<float*>(p.output), total,
                                                        reinterpret_cast<unsigned*>(total + 1), shape.evict_first);

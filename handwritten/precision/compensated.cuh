@@ -40,8 +40,12 @@ template <class T> struct Compensated
     error += other.error + e;
   }
 
-  // An infinite or NaN sum is the answer alone: its error term is NaN by then (inf - inf).
-  __device__ __forceinline__ T result() const { return isfinite(sum) ? sum + error : sum; }
+  // An infinite or NaN sum is the answer alone: its error term is NaN by then (inf - inf). In U, wider
+  // than T if asked: two floats' sum in a double is rounded at double's u, not float's.
+  template <class U = T> __device__ __forceinline__ U result() const
+  {
+    return isfinite(sum) ? static_cast<U>(sum) + static_cast<U>(error) : static_cast<U>(sum);
+  }
 };
 
 template <class T> __device__ __forceinline__ Compensated<T> shuffle_xor(const Compensated<T>& c, int mask)

@@ -34,9 +34,8 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
 
 // Thread 0 of every block, before its ticket (block_arrives_last): the block's integer, carried into
 // balanced digits (|digit| <= 2^31, exact_limbs.cuh), goes to the global limbs (at most 65536 blocks add
-// at most 2^47 to any limb), and its
-// non-finite flags to the global flags. Out of line: its registers must not count against the streaming
-// loop's.
+// at most 2^47 to any limb), and its non-finite flags to the global flags. Out of line: its registers
+// must not count against the streaming loop's.
 template <class T>
 __device__ __noinline__ void publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
 {
