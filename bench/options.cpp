@@ -35,7 +35,8 @@ report::CommandLine command_line(Options& o)
     .option("--sweep", "NAME",
             "default (f32/i32/f64 sum and sum_squares at every size; min, max, argmin, argmax for\n"
             "  f32/i32 at 2^16, 2^18, ..., 2^30; batched and segmented f32 sum, max, argmax, argmax\n"
-            "  also on the language-model sampling shapes; bf16/f16 sum at 2^16, 2^18, ..., 2^30) |\n"
+            "  also on the language-model sampling shapes; bf16/f16 sum at 2^16, 2^18, ..., 2^30 and\n"
+            "  on every batched and segmented shape) |\n"
             "full (every op each implementation declares, for i32/i64/f32/f64; bf16/f16 with --types) |\n"
             "quick (f32, a few sizes and a small shape total)",
             report::one_of(report::Choices<std::string>{{"default", "default"}, {"full", "full"}, {"quick", "quick"}},

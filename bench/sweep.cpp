@@ -85,8 +85,9 @@ bool is_sum(Op op)
 // The default sweep times every operator, at fewer sizes for those that are not sums so that it stays
 // within a device session: full arrays of f32 and i32 at 2^16, 2^18, ..., 2^30 for min, max, argmin and
 // argmax; batched and segmented f32 for sum, max and argmax, argmax also on the sampling shapes. The
-// sums of f32, i32 and f64 keep every size; bf16 and f16 (halves) are timed for sum only, full arrays
-// at 2^16, 2^18, ..., 2^30. Operators or types named on the command line get every size.
+// sums of f32, i32 and f64 keep every size; bf16 and f16 (halves) are timed for sum only: full arrays
+// at 2^16, 2^18, ..., 2^30, and every batched and segmented shape. Operators or types named on the
+// command line get every size.
 struct Trim
 {
   bool active = false;
@@ -95,7 +96,7 @@ struct Trim
     const bool even_from_2_16 = log2_n >= 16 && log2_n % 2 == 0; // the trimmed sizes
     if (active && (dtype == DType::bf16 || dtype == DType::f16))
     {
-      return op == Op::sum && kind == Kind::full && even_from_2_16;
+      return op == Op::sum && (kind != Kind::full || even_from_2_16);
     }
     if (!active || is_sum(op))
     {
@@ -144,7 +145,9 @@ std::vector<BenchCase> build_sweep(const Options& o)
     full_dtypes = {DType::i32, DType::i64, DType::f32, DType::f64};
   }
   const Trim trim{.active = !full_sweep && !quick && o.ops.empty() && o.dtypes.empty()};
-  const std::vector<DType> segmented_dtypes = full_sweep ? full_dtypes : std::vector<DType>{DType::f32};
+  const std::vector<DType> segmented_dtypes = full_sweep ? full_dtypes
+                                             : quick    ? std::vector<DType>{DType::f32}
+                                                        : std::vector<DType>{DType::f32, DType::bf16, DType::f16};
 
   auto lognormal = std::make_shared<const std::vector<std::int64_t>>(lognormal_offsets(segmented_total));
   std::vector<BenchCase> cases;

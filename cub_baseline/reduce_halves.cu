@@ -6,6 +6,7 @@
 // identity, +-inf of the half type (Min/Max would seed with the largest finite half, device_reduce.cu).
 // Two launches, deterministic (a fixed tree for a given GPU: run_to_run).
 #include "common/contract/typed_reduction.cuh"
+#include "widen_half.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
@@ -16,18 +17,6 @@ namespace redu
 namespace
 {
 
-// A half to float, squared for sum_squares: what each element contributes to a float sum.
-template <class ReduceOp>
-struct Widen
-{
-  template <class T>
-  __device__ float operator()(const T& x) const
-  {
-    const float f = static_cast<float>(x);
-    return ReduceOp::id == Op::sum_squares ? f * f : f;
-  }
-};
-
 // One call for both the size query (temp == nullptr) and the reduction itself, as CUB intends.
 template <class T, class ReduceOp>
 cudaError_t reduce_halves(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
@@ -37,7 +26,7 @@ cudaError_t reduce_halves(void* temp, std::size_t& temp_bytes, const Problem& p,
   if constexpr (ReduceOp::id == Op::sum || ReduceOp::id == Op::sum_squares)
   {
     return cub::DeviceReduce::TransformReduce(temp, temp_bytes, in, out, p.n, ::cuda::std::plus<float>{},
-                                              Widen<ReduceOp>{}, 0.0f, stream);
+                                              WidenHalf<ReduceOp>{}, 0.0f, stream);
   }
   else if constexpr (ReduceOp::id == Op::min)
   {

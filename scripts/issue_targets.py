@@ -256,6 +256,9 @@ def issue19(res: Results) -> list[list[str]]:
                  versus_cub(res, COLD, "full", HALVES, ("sum",)), 1.0),
         at_least("9. bf16/f16 sum at n, best halves kernel, gpu_cold: floor share ≥ best plain f32 sum's at n/2",
                  halves, 0.0, lambda v: f"{v:+.1f} points"),
+        at_least("9. batched and segmented bf16/f16 sum, every shape, gpu_cold: ≥ x1.00 cub.segmented_halves",
+                 pd.concat([versus_cub(res, COLD, kind, HALVES, ("sum",)) for kind in ("batched", "segmented")],
+                           ignore_index=True), 1.0),
         at_least("10. compensated f32 sum (best of precision.compensated_sum, .compensated_atomic) from 2^24, "
                  "gpu_cold: ≥ x0.98 best plain sum",
                  against_plain(res, ("precision.compensated_sum", "precision.compensated_atomic"), 2**24), 0.98),

@@ -1,4 +1,4 @@
-// One thread's share of a half array, folded in float: range_fold.cuh's tiles (common/device/), with
+// One thread's share of a half array, folded in float: range_fold.cuh's tiles and ranges (common/device/), with
 // eight halves per 16-byte pack widened on the way in.
 //
 // Napkin: 2 bytes per element, so 8 halves per 16-byte load against 4 floats. A reduction is limited by
@@ -59,6 +59,47 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
     acc[0] = op(acc[0], acc[u]);
   }
   return acc[0];
+}
+
+// As fold_range (range_fold.cuh), in float: a group of Group threads folds in[begin, end) of a half
+// array, `rank` being this thread's place in the group. Thread `rank` takes the head and tail halves
+// rank, rank + Group, ... and the packs rank + u x Group of each round of Group x Unroll packs, all of
+// a round's loads issued before the first is widened. The order depends only on the range, its address
+// and the group size; the caller combines the group's partials.
+template <int Group, int Unroll, class Load, class T, class ReduceOp>
+__device__ __forceinline__ float fold_half_range(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
+                                                 int rank, const Load& load, ReduceOp op)
+{
+  using P                        = Pack<T>;
+  const auto [body, packs, tail] = cut_range(in, begin, end);
+  float partial                  = ReduceOp::template identity<float>();
+
+  for (std::int64_t i = begin + rank; i < body; i += Group)
+  {
+    partial = op(partial, leaf_of<ReduceOp>(load.scalar(in + i)));
+  }
+  const P* v     = reinterpret_cast<const P*>(in + body);
+  std::int64_t k = rank;
+  for (; k + (Unroll - 1) * Group < packs; k += Unroll * Group)
+  {
+    P x[Unroll];
+    load_packs<Group>(v + k, load, x);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+    {
+      partial = op(partial, fold_pack8(x[u], op));
+    }
+  }
+  if (k < packs) // fewer than Unroll packs left for this thread: one predicated round
+  {
+    fold_partial_round<Group, Unroll>(v, k, packs, load,
+                                      [&partial, op](int, const P& x) { partial = op(partial, fold_pack8(x, op)); });
+  }
+  for (std::int64_t i = tail + rank; i < end; i += Group)
+  {
+    partial = op(partial, leaf_of<ReduceOp>(load.scalar(in + i)));
+  }
+  return partial;
 }
 
 } // namespace redu::halves

@@ -1,0 +1,213 @@
+// Halves, lesson 3: bf16 and f16 rows (batched) and variable segments, one float sum (or one half
+// min/max) per segment.
+//
+// Idea: a segment gets the smallest group of threads whose 16-byte loads cover it, as segmented.adaptive
+// does for full-width types, with every element widened to float on the way in (lessons 1 and 2). A
+// pack holds 8 halves, so the group is chosen from the average length in packs:
+//
+//   average length          threads per segment                    why
+//   < 4 packs   (32 B)      1                                      a warp reads 32 short rows at once
+//   < 32 packs  (512 B)     4                                      a row is a few 64-byte sectors
+//   < 256 packs (4 KiB)     a warp                                 up to 8 packs per lane, one round
+//   longer                  a block of 256                         as CUB and Lei Mao: one per segment
+//   few and long            a block per part of a segment, then    block-per-segment would leave SMs
+//                           a warp per segment folds its parts     idle (1 x 2^28 has one block)
+//
+// Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
+// blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
+// second launch reads 4 bytes per part, a few KiB in all.
+// Napkin (H100, 3.35 TB/s): 2^28 halves are 512 MiB, 160 us at peak; one segment on one block streams
+// at ~1/132 of that, 21 ms, which is why few long segments are split.
+// Flaw kept to teach: variable segments are grouped by their average length, and only the average
+// decides whether to split, so a segment far longer than the rest still holds one block (the heavy
+// tail of the log-normal shape). segmented.adaptive (f32) lists such segments and splits them; CUB's
+// DeviceSegmentedReduce has the same flaw as this lesson.
+// Determinism: each segment is folded in an order fixed by its bounds, its address and the group (or
+// the number of parts, which follows the GPU's occupancy): run_to_run, as lesson 1's fixed tree.
+// Requirements: 64-bit offsets, any alignment of the input and of segment starts (heads and tails are
+// loaded element by element); a workspace of max_part_blocks floats for the parts.
+// Source: Lei Mao's batched kernels (a block per row), segmented.adaptive's group per length, and the
+// widening of halves lessons 1 and 2.
+#include "common/contract/typed_reduction.cuh"
+#include "common/device/block_reduce.cuh"
+#include "common/device/per_device.cuh"
+#include "common/device/warp_reduce.cuh"
+#include "handwritten/halves/fold.cuh"
+#include "handwritten/segmented/segment_bounds.cuh"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace redu::halves
+{
+namespace
+{
+
+using segmented::EqualRows;
+using segmented::OffsetArray;
+
+constexpr int threads = 256;
+constexpr int unroll  = 4; // packs in flight per thread per round: 64 bytes
+// A part of a split segment is at least this many halves (32 KiB): long enough that a block streams.
+constexpr std::int64_t min_part_length = 16384;
+// The most parts (segments x parts per segment) a split launch writes: the workspace, 64 KiB.
+constexpr std::int64_t max_part_blocks = 16384;
+// Split when block-per-segment would give fewer blocks than this many waves of resident blocks.
+constexpr int split_waves = 2;
+
+// One float per segment: Group threads fold each segment (a block when Group is the block size), then
+// combine by shuffles (or through shared memory for a block) in a fixed tree.
+template <int Group, class T, class ReduceOp, class Segments>
+__global__ void __launch_bounds__(threads)
+    reduce_segment_groups(const T* __restrict__ in, Output<T, ReduceOp>* __restrict__ out, Segments segs,
+                          std::int64_t segments)
+{
+  static_assert(Group <= 32 || Group == threads, "a power of two up to a warp, or the whole block");
+  const ReduceOp op{};
+  const std::int64_t s = (static_cast<std::int64_t>(blockIdx.x) * threads + threadIdx.x) / Group;
+  const int rank       = static_cast<int>(threadIdx.x % Group);
+  float partial        = ReduceOp::template identity<float>();
+  if (s < segments)
+  {
+    partial = fold_half_range<Group, unroll>(in, segs.begin(s), segs.end(s), rank, ReadOnlyLoad{}, op);
+  }
+  if constexpr (Group == threads)
+  {
+    partial = block_reduce<threads>(partial, op); // valid in thread 0
+  }
+  else
+  {
+    partial = warp_reduce(partial, op, Group); // every lane of the group holds the group's result
+  }
+  if (rank == 0 && s < segments)
+  {
+    out[s] = static_cast<Output<T, ReduceOp>>(partial); // float, or a min/max narrowed back: exact
+  }
+}
+
+// Split path, first launch: block b folds part b % parts of segment b / parts, one of `parts` equal
+// cuts of it, and writes one float.
+template <class T, class ReduceOp, class Segments>
+__global__ void __launch_bounds__(threads)
+    reduce_segment_parts(const T* __restrict__ in, Segments segs, std::int64_t parts, float* __restrict__ partials)
+{
+  const ReduceOp op{};
+  const std::int64_t s      = blockIdx.x / parts;
+  const std::int64_t part   = blockIdx.x % parts;
+  const std::int64_t first  = segs.begin(s);
+  const std::int64_t length = segs.end(s) - first; // <= 2^34, x parts <= 2^14: no overflow
+  float partial = fold_half_range<threads, unroll>(in, first + length * part / parts,
+                                                   first + length * (part + 1) / parts, threadIdx.x, ReadOnlyLoad{}, op);
+  partial       = block_reduce<threads>(partial, op);
+  if (threadIdx.x == 0)
+  {
+    partials[blockIdx.x] = partial;
+  }
+}
+
+// Split path, second launch: a warp per segment folds its parts, lane-strided then by shuffles.
+template <class T, class ReduceOp>
+__global__ void __launch_bounds__(threads)
+    fold_segment_parts(const float* __restrict__ partials, std::int64_t parts, std::int64_t segments,
+                       Output<T, ReduceOp>* __restrict__ out)
+{
+  const ReduceOp op{};
+  const std::int64_t s = (static_cast<std::int64_t>(blockIdx.x) * threads + threadIdx.x) / 32;
+  const int lane       = static_cast<int>(threadIdx.x % 32);
+  float value          = ReduceOp::template identity<float>();
+  for (std::int64_t k = lane; s < segments && k < parts; k += 32)
+  {
+    value = op(value, partials[s * parts + k]);
+  }
+  value = warp_reduce(value, op, 32);
+  if (lane == 0 && s < segments)
+  {
+    out[s] = static_cast<Output<T, ReduceOp>>(value);
+  }
+}
+
+// Blocks of `threads` that give every one of `threads_needed` threads a place.
+unsigned blocks_for(std::int64_t threads_needed)
+{
+  return static_cast<unsigned>((threads_needed + threads - 1) / threads);
+}
+
+class SegmentedHalves
+    : public TypedReduction<SegmentedHalves, TypeList<__nv_bfloat16, __half>, OpList<SumOp, SumSquaresOp, MinOp, MaxOp>>
+{
+public:
+  SegmentedHalves()
+    : TypedReduction({.name   = "halves.segmented",
+                      .family = "halves",
+                      .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
+                      .idea   = "bf16/f16 rows and segments: 1, 4, 32 or 256 threads per segment by its average length",
+                      .kinds  = {Kind::batched, Kind::segmented}})
+  {}
+
+  template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
+  {
+    return max_part_blocks * sizeof(float);
+  }
+
+  template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    if (p.kind == Kind::batched)
+    {
+      return run_on<T, ReduceOp>(p, ws, EqualRows{p.row_length()}, stream);
+    }
+    return run_on<T, ReduceOp>(p, ws, OffsetArray{p.offsets}, stream);
+  }
+
+private:
+  template <class T, class ReduceOp, class Segments>
+  static Status run_on(const Problem& p, Workspace ws, Segments segs, cudaStream_t stream)
+  {
+    const auto* in             = static_cast<const T*>(p.input);
+    auto* out                  = static_cast<Output<T, ReduceOp>*>(p.output);
+    const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
+    const std::int64_t packs   = average / pack_size<T>;
+    if (packs < 4)
+    {
+      return launch_groups<1, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 32)
+    {
+      return launch_groups<4, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 256)
+    {
+      return launch_groups<32, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    int resident = 0;
+    REDU_TRY((resident_blocks<reduce_segment_parts<T, ReduceOp, Segments>, threads>(resident)));
+    const std::int64_t wanted = std::min<std::int64_t>(std::int64_t{split_waves} * resident, max_part_blocks);
+    const std::int64_t parts  = std::min(wanted / p.segments, average / min_part_length); // segments x parts <= wanted
+    if (parts < 2)
+    {
+      return launch_groups<threads, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    auto* partials = static_cast<float*>(ws.data);
+    reduce_segment_parts<T, ReduceOp>
+        <<<static_cast<unsigned>(p.segments * parts), threads, 0, stream>>>(in, segs, parts, partials);
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+    fold_segment_parts<T, ReduceOp>
+        <<<blocks_for(p.segments * 32), threads, 0, stream>>>(partials, parts, p.segments, out);
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+    return Status::success();
+  }
+
+  template <int Group, class T, class ReduceOp, class Segments>
+  static Status launch_groups(const T* in, Output<T, ReduceOp>* out, Segments segs, std::int64_t segments,
+                              cudaStream_t stream)
+  {
+    reduce_segment_groups<Group, T, ReduceOp>
+        <<<blocks_for(segments * Group), threads, 0, stream>>>(in, out, segs, segments);
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+    return Status::success();
+  }
+};
+
+REDU_REGISTER(SegmentedHalves);
+
+} // namespace
+} // namespace redu::halves
