@@ -1,7 +1,7 @@
 // cub::DeviceSegmentedReduce::ArgMin / ArgMax: the library baselines for argmin/argmax per row and per
 // segment (the hand-written ones: handwritten/argext/03_rows.cu).
 //  - cub.segmented_arg: the offsets overload (CCCL 3.0 and later): one thread block per segment; batched
-//    rows reach it through an iterator of row starts (RowStart), segments through their offsets.
+//    rows reach it through an iterator of row starts (segment_begins.cuh), segments through their offsets.
 //  - cub.segmented_fixed_size_arg: the fixed-size overload (`int segment_size`, CCCL 3.5): CUB picks a
 //    thread, a warp, a block or several blocks per row by the row length (segmented_fixed_size.cu).
 // What CUB writes, and how it becomes the contract's outputs:
@@ -20,12 +20,11 @@
 // Sizes: CUB counts in int here (its offsets overload fixes OffsetT = int; the fixed-size one takes an
 // int segment size), so both declare max_n = INT32_MAX and longer problems are refused by validate().
 #include "common/contract/typed_reduction.cuh"
+#include "segment_begins.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/utility>
 #include <cuda/version>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 #if CCCL_VERSION >= 3005000
 #include <cuda/iterator> // cuda::make_tabulate_output_iterator (thrust's is deprecated there)
 #else
@@ -39,13 +38,6 @@ namespace redu
 {
 namespace
 {
-
-// Row i of a batch starts at i * length (segmented_reduce.cu has the same).
-struct RowStart
-{
-  std::int64_t length;
-  __host__ __device__ std::int64_t operator()(std::int64_t row) const { return row * length; }
-};
 
 // Writes segment i's pair as the contract's value and index; an empty segment as identity and -1.
 // `offsets` null: equal rows of `row_length`.
@@ -108,12 +100,7 @@ cudaError_t segmented_arg(void* temp, std::size_t& temp_bytes, const Problem& p,
 template <class T, class ArgOp>
 cudaError_t dispatch_offsets(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
 {
-  if (p.kind == Kind::batched)
-  {
-    auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowStart{p.row_length()});
-    return segmented_arg<T, ArgOp>(temp, temp_bytes, p, begin, stream);
-  }
-  return segmented_arg<T, ArgOp>(temp, temp_bytes, p, p.offsets, stream);
+  return with_segment_begins(p, [&](auto begin) { return segmented_arg<T, ArgOp>(temp, temp_bytes, p, begin, stream); });
 }
 
 using ArgOps = OpList<ArgMinOp, ArgMaxOp>;

@@ -7,25 +7,18 @@
 // contract's identity, +-inf of the half type (segmented_reduce.cu says why not Min/Max).
 // One thread block per segment, a fixed tree per segment: run_to_run.
 #include "common/contract/typed_reduction.cuh"
+#include "segment_begins.cuh"
 #include "widen_half.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/functional>
 #include <cuda/std/functional>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 namespace redu
 {
 namespace
 {
-
-// Row i of a batch starts at i * length (as in segmented_reduce.cu).
-struct HalfRowStart
-{
-  std::int64_t length;
-  __host__ __device__ std::int64_t operator()(std::int64_t row) const { return row * length; }
-};
 
 template <class T, class ReduceOp, class Offsets>
 cudaError_t segmented_halves(void* temp, std::size_t& temp_bytes, const Problem& p, Offsets begin, cudaStream_t stream)
@@ -54,13 +47,8 @@ cudaError_t segmented_halves(void* temp, std::size_t& temp_bytes, const Problem&
 template <class T, class ReduceOp>
 cudaError_t dispatch_half_offsets(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
 {
-  if (p.kind == Kind::batched)
-  {
-    auto begin =
-        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), HalfRowStart{p.row_length()});
-    return segmented_halves<T, ReduceOp>(temp, temp_bytes, p, begin, stream);
-  }
-  return segmented_halves<T, ReduceOp>(temp, temp_bytes, p, p.offsets, stream);
+  return with_segment_begins(
+      p, [&](auto begin) { return segmented_halves<T, ReduceOp>(temp, temp_bytes, p, begin, stream); });
 }
 
 class CubSegmentedHalves

@@ -5,11 +5,10 @@
 // contract's identity (+-inf): DeviceSegmentedReduce::Min/Max seed every segment with +-FLT_MAX, so an
 // empty or all-infinite segment would give +-FLT_MAX (device_reduce.cu says the same of DeviceReduce).
 #include "common/contract/typed_reduction.cuh"
+#include "segment_begins.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/functional>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <type_traits>
 
@@ -17,13 +16,6 @@ namespace redu
 {
 namespace
 {
-
-// Row i of a batch starts at i * length: equal rows need no offsets array, only an iterator.
-struct RowStart
-{
-  std::int64_t length;
-  __host__ __device__ std::int64_t operator()(std::int64_t row) const { return row * length; }
-};
 
 // Which CUB entry point a registered baseline calls: the named ones, or the generic Reduce.
 enum class Entry
@@ -70,12 +62,8 @@ cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, const Problem&
 template <Entry entry, class T, class ReduceOp>
 cudaError_t dispatch_offsets(void* temp, std::size_t& temp_bytes, const Problem& p, cudaStream_t stream)
 {
-  if (p.kind == Kind::batched)
-  {
-    auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowStart{p.row_length()});
-    return segmented_reduce<entry, T, ReduceOp>(temp, temp_bytes, p, begin, stream);
-  }
-  return segmented_reduce<entry, T, ReduceOp>(temp, temp_bytes, p, p.offsets, stream);
+  return with_segment_begins(
+      p, [&](auto begin) { return segmented_reduce<entry, T, ReduceOp>(temp, temp_bytes, p, begin, stream); });
 }
 
 template <Entry entry>
