@@ -111,11 +111,11 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     fold_partial_round<Threads, unroll>(input.body, t * tile + threadIdx.x, input.packs, load, add_pack);
     if (--tiles_to_flush == 0)
     {
-      running.flush(block_limbs);
+      running.flush_warp(block_limbs);
       tiles_to_flush = tiles_per_flush;
     }
   }
-  running.flush(block_limbs);
+  running.flush_lane(block_limbs);
   if (running.non_finite != 0)
   {
     atomicOr(&block_non_finite, running.non_finite);

@@ -33,8 +33,7 @@ __device__ __forceinline__ void add_to_shared_limb(long long* limbs, int j, long
   }
 }
 
-// Once per thread per flush (a window change, every terms_per_flush terms, the end), so kept out of
-// line: the hot path stays a few registers wide. A free function
+// Rare on ordinary data, so kept out of line: the hot path stays a few registers wide. A free function
 // taking values, not a member: a call that takes the running sum's address puts the running sum in local
 // memory, and every element then loads and stores it there (the machine code of the first version did:
 // one STL/LDL pair per element, which made that kernel 3-5x slower than the plain sum).
@@ -48,6 +47,56 @@ template <class M> __device__ __noinline__ void add_to_block(int limb, M value, 
   });
 }
 
+// Every lane of the warp calls this together with its (limb, value). When the whole warp's values
+// start in one limb (ordinary data), their 32-bit pieces are added across the lanes first and one lane
+// adds them to shared memory: 2-4 shared atomics per warp instead of 64-128.
+template <class M> __device__ __forceinline__ void warp_add_to_block(int limb, M value, long long* block_limbs)
+{
+  constexpr int pieces = pieces_of<M>;
+  if (__match_any_sync(0xffffffffu, limb) != 0xffffffffu)
+  {
+    add_to_block<M>(limb, value, block_limbs);
+    return;
+  }
+  long long piece[pieces];
+  split_pieces<M>(value, piece);
+#pragma unroll
+  for (int k = 0; k < pieces; ++k)
+  {
+    for (int offset = 16; offset > 0; offset /= 2) // 32 pieces below 2^32 each: below 2^37
+    {
+      piece[k] += __shfl_xor_sync(0xffffffffu, piece[k], offset);
+    }
+  }
+  if (threadIdx.x % 32 == 0)
+  {
+#pragma unroll
+    for (int k = 0; k < pieces; ++k)
+    {
+      if (piece[k] != 0)
+      {
+        add_to_shared_limb(block_limbs, limb + k, piece[k]);
+      }
+    }
+  }
+}
+
+// A running sum's flush into the block's limbs: the whole warp together (flush_warp: every
+// tiles_per_flush tiles and at the end, where a warp's lanes usually share a limb) or one thread alone
+// (its window changed).
+template <class M>
+__device__ __forceinline__ void flush_to_block(bool whole_warp, int limb, M value, long long* block_limbs)
+{
+  if (whole_warp)
+  {
+    warp_add_to_block<M>(limb, value, block_limbs);
+  }
+  else
+  {
+    add_to_block<M>(limb, value, block_limbs);
+  }
+}
+
 // One thread's running sum, per element type: the exact sum of its elements since the last flush, held
 // in registers, and the flushes into the block's limbs (the general integer form, a term per element as
 // term_of spells it, is the host's exact sum, exact_host_sum.hpp; ~60 instructions per double).
@@ -59,9 +108,13 @@ template <class T> struct RunningSum;
 // A double carries 53, so 2^14 of them add up exactly in any order. Per element: a conversion, the
 // window (shift, mask), a compare and one double add, 9 instructions instead of ~28 for the integer
 // term (the machine code of term_of). The sum goes to the integer limbs only when the window changes,
-// every 2^14 terms, and at the end, in the window's limb (window_units_of), each lane on its own. Adding
-// the lanes' pieces across the warp first (one lane's shared atomics instead of 32 on one limb) was
-// slower: 2 µs at 2^8-2^10 floats and at 2^10-2^16 doubles on the H100 (NOTES.md, thirteenth session).
+// every 2^14 terms, and at the end, in the window's limb (window_units_of). In the tile loop a whole
+// warp's sums share it on ordinary data, and its lanes add their pieces across the warp before one lane
+// adds them to shared memory (shared atomics on one address serialise: 32 lanes on one limb would wait
+// in turn). At the end each lane adds its own: the warp combine's match and shuffles cost more there
+// than the waiting (H100, GPU clock, cold L2, CCCL 3.5.0: 7.6 against 9.9 us at 2^10 floats, 13 against 15 us for
+// doubles up to 2^17). Lane flushes in the loop too made 2^30 floats 2.5x slower (3498 against 1392 us;
+// results of code_id 65c770c7b4bade44 and exp/s14-exact-flush, NOTES.md, fourteenth session).
 // An infinity or NaN adds into the double as IEEE says (NaN anywhere, or +inf with -inf, gives NaN), and
 // the flush turns a non-finite sum into the contract's flags.
 template <> struct RunningSum<float>
@@ -78,15 +131,20 @@ template <> struct RunningSum<float>
     {
       if (sum != 0) // a thread's first element, or a window left with an exact zero: nothing to add
       {
-        flush(block_limbs);
+        flush(block_limbs, false);
       }
       window = w;
     }
     sum += static_cast<double>(x);
   }
 
-  // Into the block's limbs: every terms_per_flush terms, when the window changes, and at the end.
-  __device__ __forceinline__ void flush(long long* block_limbs)
+  // In the tile loop, where every lane flushes together: the warp adds its pieces across lanes first.
+  __device__ __forceinline__ void flush_warp(long long* block_limbs) { flush(block_limbs, true); }
+  // After the loop: each lane alone (see the comment on 'the end' above).
+  __device__ __forceinline__ void flush_lane(long long* block_limbs) { flush(block_limbs, false); }
+
+private:
+  __device__ __forceinline__ void flush(long long* block_limbs, bool whole_warp)
   {
     int limb            = 0;
     Magnitude<double> v = 0;
@@ -98,7 +156,7 @@ template <> struct RunningSum<float>
     {
       non_finite |= isnan(sum) ? saw_nan : (sum > 0 ? saw_plus_infinity : saw_minus_infinity);
     }
-    add_to_block<Magnitude<double>>(limb, v, block_limbs);
+    flush_to_block<Magnitude<double>>(whole_warp, limb, v, block_limbs);
     sum = 0;
   }
 };
@@ -133,7 +191,7 @@ template <> struct RunningSum<double>
       }
       if (high != 0 || low != 0)
       {
-        flush(block_limbs);
+        flush(block_limbs, false);
       }
       window = w;
     }
@@ -142,19 +200,10 @@ template <> struct RunningSum<double>
     low += x - h;
   }
 
-  // Into the block's limbs: every terms_per_flush terms, when the window changes, and at the end.
-  __device__ __forceinline__ void flush(long long* block_limbs)
-  {
-    int limb                    = 0;
-    Magnitude<double> from_high = 0;
-    Magnitude<double> from_low  = 0;
-    window_units_of<double>(high, window, limb, from_high);
-    window_units_of<double>(low, window, limb, from_low); // the same limb: the window's
-    const Magnitude<double> v = from_high + from_low;     // each below 2^112
-    add_to_block<Magnitude<double>>(limb, v, block_limbs);
-    high = 0;
-    low  = 0;
-  }
+  // In the tile loop, where every lane flushes together: the warp adds its pieces across lanes first.
+  __device__ __forceinline__ void flush_warp(long long* block_limbs) { flush(block_limbs, true); }
+  // After the loop: each lane alone (see the comment on 'the end' above).
+  __device__ __forceinline__ void flush_lane(long long* block_limbs) { flush(block_limbs, false); }
 
 private:
   // Out of line and static (no `this`: a member call would put the running sums in local memory, as
@@ -164,6 +213,19 @@ private:
     const Term<double> t = term_of(x);
     add_to_block<Magnitude<double>>(t.limb, t.value, block_limbs);
     return t.non_finite;
+  }
+
+  __device__ __forceinline__ void flush(long long* block_limbs, bool whole_warp)
+  {
+    int limb                    = 0;
+    Magnitude<double> from_high = 0;
+    Magnitude<double> from_low  = 0;
+    window_units_of<double>(high, window, limb, from_high);
+    window_units_of<double>(low, window, limb, from_low); // the same limb: the window's
+    const Magnitude<double> v = from_high + from_low;     // each below 2^112
+    flush_to_block<Magnitude<double>>(whole_warp, limb, v, block_limbs);
+    high = 0;
+    low  = 0;
   }
 };
 
