@@ -3,16 +3,22 @@
 //
 // Idea: a segment gets the smallest group of threads whose 16-byte loads cover it, as segmented.adaptive
 // does for full-width types, with every element widened to float on the way in (lessons 1 and 2). A
-// pack holds 8 halves, so the group is chosen from the average length in packs:
+// pack holds 8 halves, so the group is chosen from the average length in packs, for four packs per lane
+// (one round of `unroll` loads in flight) up to a warp:
 //
-//   average length          threads per segment                    why
-//   < 4 packs   (32 B)      1                                      a warp reads 32 short rows at once
-//   < 32 packs  (512 B)     4                                      a row is a few 64-byte sectors
-//   < 256 packs (4 KiB)     a warp                                 up to 8 packs per lane, one round
-//   longer                  a block of 256                         as CUB and Lei Mao: one per segment
-//   few and long            a block per part of a segment, then    block-per-segment would leave SMs
-//                           a warp per segment folds its parts     idle (1 x 2^28 has one block)
+//   average length            threads per segment                  why
+//   < 8 packs    (128 B)      1                                    a warp reads 32 short rows at once
+//   < 16, 32, 64, 128 packs   2, 4, 8, 16                          four packs per lane, one round
+//   < 1024 packs (16 KiB)     a warp; variable segments < 256      4 to 32 packs per lane
+//   longer                    a block of 256                       as CUB and Lei Mao: one per segment
+//   few and long              a block per part of a segment, then  block-per-segment would leave SMs
+//                             a warp per segment folds its parts   idle (1 x 2^28 has one block)
 //
+// One pack per lane (the first version: 1, 4 or 32 lanes, a warp from 32 packs) left a lane a single
+// load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
+// (handwritten/halves/NOTES.md). Variable segments take a block from 256 packs on average: a warp
+// given the heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at
+// 1675.
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -52,6 +58,10 @@ constexpr int unroll  = 4; // packs in flight per thread per round: 64 bytes
 constexpr std::int64_t min_part_length = 16384;
 // The most parts (segments x parts per segment) a split launch writes: the workspace, 64 KiB.
 constexpr std::int64_t max_part_blocks = 16384;
+// A warp per segment below these average lengths in packs: equal rows of up to 32 packs a lane; variable
+// segments up to 8 a lane, since a warp that draws one of a heavy tail's long segments streams it alone.
+constexpr std::int64_t equal_rows_warp_below = 32 * 32;
+constexpr std::int64_t segments_warp_below   = 32 * 8;
 // Split when block-per-segment would give fewer blocks than this many waves of resident blocks.
 constexpr int split_waves = 2;
 
@@ -140,7 +150,7 @@ public:
     : TypedReduction({.name   = "halves.segmented",
                       .family = "halves",
                       .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
-                      .idea   = "bf16/f16 rows and segments: 1, 4, 32 or 256 threads per segment by its average length",
+                      .idea   = "bf16/f16 rows and segments: 1 to 32 lanes (four packs each) or a block per segment, by length",
                       .kinds  = {Kind::batched, Kind::segmented}})
   {}
 
@@ -166,15 +176,29 @@ private:
     auto* out                  = static_cast<Output<T, ReduceOp>*>(p.output);
     const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
     const std::int64_t packs   = average / pack_size<T>;
-    if (packs < 4)
+    const std::int64_t warp_below = p.kind == Kind::batched ? equal_rows_warp_below : segments_warp_below;
+    // Group g while a segment has fewer than 2g x unroll packs: unroll (four) to 2 x unroll packs a lane.
+    if (packs < 2 * unroll)
     {
       return launch_groups<1, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
-    if (packs < 32)
+    if (packs < 4 * unroll)
+    {
+      return launch_groups<2, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 8 * unroll)
     {
       return launch_groups<4, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
-    if (packs < 256)
+    if (packs < 16 * unroll)
+    {
+      return launch_groups<8, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 32 * unroll)
+    {
+      return launch_groups<16, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < warp_below)
     {
       return launch_groups<32, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
