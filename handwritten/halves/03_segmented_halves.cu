@@ -191,9 +191,6 @@ private:
     auto* out                  = static_cast<Output<T, ReduceOp>*>(p.output);
     const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
     const std::int64_t packs   = average / pack_size<T>;
-    int equal_row_warp_max     = 0;
-    REDU_TRY(tuned_equal_row_warp_max(equal_row_warp_max));
-    const bool warp = p.kind == Kind::batched ? average <= equal_row_warp_max : packs < segments_warp_below;
     // Group g while a segment has fewer than 2g x unroll packs: unroll (four) to 2 x unroll packs a lane.
     if (packs < 2 * unroll)
     {
@@ -214,6 +211,14 @@ private:
     if (packs < 32 * unroll)
     {
       return launch_groups<16, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    // A warp up to the limit: equal rows read this GPU's table, variable segments a fixed length.
+    bool warp = packs < segments_warp_below;
+    if (p.kind == Kind::batched)
+    {
+      int equal_row_warp_max = 0;
+      REDU_TRY(tuned_equal_row_warp_max(equal_row_warp_max));
+      warp = average <= equal_row_warp_max;
     }
     if (warp)
     {
