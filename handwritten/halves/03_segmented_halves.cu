@@ -16,11 +16,10 @@
 //                             a warp per segment folds its parts   idle (1 x 2^28 has one block)
 //
 // One pack per lane (the first version: 1, 4 or 32 lanes, a warp from 32 packs) left a lane a single
-// load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200 (GPU clock, cold L2, CCCL 3.5.0),
-// 4276 with four packs a lane
+// load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
 // (handwritten/halves/NOTES.md). Variable segments take a block from 256 packs on average: a warp
 // given the heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at
-// 1675.
+// 1675 (all: GPU clock, cold L2, CCCL 3.5.0).
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -64,8 +63,7 @@ constexpr std::int64_t max_part_blocks = 16384;
 // A warp per segment up to these average lengths. Equal rows: the GPU's table
 // ("halves.equal_row_warp_max", in halves, 2048..65536; tuning/README.md), since a warp per row of 4096
 // halves read 16% faster than a block on the H200 and 1% slower on the H100 (GPU clock, cold L2, CCCL
-// 3.5.0; NOTES.md, lesson 3); the
-// default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
+// 3.5.0; NOTES.md, lesson 3); the default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
 // since a warp that draws one of a heavy tail's long segments streams it alone (the log-normal shape).
 constexpr int default_equal_row_warp_max   = 2048;
 constexpr int max_equal_row_warp_max       = 65536;
