@@ -13,6 +13,8 @@ value tried and at most the largest (below, every candidate takes the warp group
   exact     precision.exact_waves                 precision.exact_sum, f32/f64 sum
   argext_rows argext.equal_row_warp_max           argext.rows, f32 argmax, batched shapes (rows 513..4096 with
                                                   the candidates 512, 4096: the sweep's 65536x4096)
+  halves_rows halves.equal_row_warp_max           halves.segmented, bf16 sum, batched shapes (rows 2049..8192
+                                                  with the candidates 2048, 8192: the sweep's 65536x4096)
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
@@ -83,6 +85,9 @@ GROUPS = {
     "argext_rows": ("argext.rows", "f32", "argmax",
                     {"argext.equal_row_warp_max": 512},
                     {"argext.equal_row_warp_max": [512, 4096]}, "argext.equal_row_warp_max"),
+    "halves_rows": ("halves.segmented", "bf16", "sum",
+                    {"halves.equal_row_warp_max": 2048},
+                    {"halves.equal_row_warp_max": [2048, 8192]}, "halves.equal_row_warp_max"),
 }
 
 

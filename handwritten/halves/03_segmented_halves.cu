@@ -3,16 +3,23 @@
 //
 // Idea: a segment gets the smallest group of threads whose 16-byte loads cover it, as segmented.adaptive
 // does for full-width types, with every element widened to float on the way in (lessons 1 and 2). A
-// pack holds 8 halves, so the group is chosen from the average length in packs:
+// pack holds 8 halves, so the group is chosen from the average length in packs, for four packs per lane
+// (one round of `unroll` loads in flight) up to a warp:
 //
-//   average length          threads per segment                    why
-//   < 4 packs   (32 B)      1                                      a warp reads 32 short rows at once
-//   < 32 packs  (512 B)     4                                      a row is a few 64-byte sectors
-//   < 256 packs (4 KiB)     a warp                                 up to 8 packs per lane, one round
-//   longer                  a block of 256                         as CUB and Lei Mao: one per segment
-//   few and long            a block per part of a segment, then    block-per-segment would leave SMs
-//                           a warp per segment folds its parts     idle (1 x 2^28 has one block)
+//   average length            threads per segment                  why
+//   < 8 packs    (128 B)      1                                    a warp reads 32 short rows at once
+//   < 16, 32, 64, 128 packs   2, 4, 8, 16                          four packs per lane, one round
+//   up to a warp's limit      a warp                               4 to 8 packs per lane by default
+//     (equal rows: the GPU's table, 2048 halves by default; variable segments: below 256 packs)
+//   longer                    a block of 256                       as CUB and Lei Mao: one per segment
+//   few and long              a block per part of a segment, then  block-per-segment would leave SMs
+//                             a warp per segment folds its parts   idle (1 x 2^28 has one block)
 //
+// One pack per lane (the first version: 1, 4 or 32 lanes, a warp from 32 packs) left a lane a single
+// load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
+// (handwritten/halves/NOTES.md). Variable segments take a block from 256 packs on average: a warp
+// given the heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at
+// 1675 (all: GPU clock, cold L2, CCCL 3.5.0).
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -31,6 +38,7 @@
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/block_reduce.cuh"
 #include "common/device/per_device.cuh"
+#include "common/device/tuned_per_device.cuh"
 #include "common/device/warp_reduce.cuh"
 #include "handwritten/halves/fold.cuh"
 #include "handwritten/segmented/segment_bounds.cuh"
@@ -52,6 +60,14 @@ constexpr int unroll  = 4; // packs in flight per thread per round: 64 bytes
 constexpr std::int64_t min_part_length = 16384;
 // The most parts (segments x parts per segment) a split launch writes: the workspace, 64 KiB.
 constexpr std::int64_t max_part_blocks = 16384;
+// A warp per segment up to these average lengths. Equal rows: the GPU's table
+// ("halves.equal_row_warp_max", in halves, 2048..65536; tuning/README.md), since a warp per row of 4096
+// halves read 16% faster than a block on the H200 and 1% slower on the H100 (GPU clock, cold L2, CCCL
+// 3.5.0; NOTES.md, lesson 3); the default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
+// since a warp that draws one of a heavy tail's long segments streams it alone (the log-normal shape).
+constexpr int default_equal_row_warp_max   = 2048;
+constexpr int max_equal_row_warp_max       = 65536;
+constexpr std::int64_t segments_warp_below = 32 * 8;
 // Split when block-per-segment would give fewer blocks than this many waves of resident blocks.
 constexpr int split_waves = 2;
 
@@ -96,9 +112,9 @@ __global__ void __launch_bounds__(threads)
   const std::int64_t part   = blockIdx.x % parts;
   const std::int64_t first  = segs.begin(s);
   const std::int64_t length = segs.end(s) - first; // <= 2^34, x parts <= 2^14: no overflow
-  float partial = fold_half_range<threads, unroll>(in, first + length * part / parts,
-                                                   first + length * (part + 1) / parts, threadIdx.x, ReadOnlyLoad{}, op);
-  partial       = block_reduce<threads>(partial, op);
+  float partial             = fold_half_range<threads, unroll>(
+      in, first + length * part / parts, first + length * (part + 1) / parts, threadIdx.x, ReadOnlyLoad{}, op);
+  partial = block_reduce<threads>(partial, op);
   if (threadIdx.x == 0)
   {
     partials[blockIdx.x] = partial;
@@ -126,6 +142,14 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
+// The longest equal row (halves) a warp takes: default_equal_row_warp_max, or this GPU's table.
+Status tuned_equal_row_warp_max(int& length)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "halves.equal_row_warp_max", default_equal_row_warp_max, default_equal_row_warp_max,
+                          max_equal_row_warp_max, length);
+}
+
 // Blocks of `threads` that give every one of `threads_needed` threads a place.
 unsigned blocks_for(std::int64_t threads_needed)
 {
@@ -133,15 +157,16 @@ unsigned blocks_for(std::int64_t threads_needed)
 }
 
 class SegmentedHalves
-    : public TypedReduction<SegmentedHalves, TypeList<__nv_bfloat16, __half>, OpList<SumOp, SumSquaresOp, MinOp, MaxOp>>
+  : public TypedReduction<SegmentedHalves, TypeList<__nv_bfloat16, __half>, OpList<SumOp, SumSquaresOp, MinOp, MaxOp>>
 {
 public:
   SegmentedHalves()
-    : TypedReduction({.name   = "halves.segmented",
-                      .family = "halves",
-                      .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
-                      .idea   = "bf16/f16 rows and segments: 1, 4, 32 or 256 threads per segment by its average length",
-                      .kinds  = {Kind::batched, Kind::segmented}})
+    : TypedReduction(
+          {.name   = "halves.segmented",
+           .family = "halves",
+           .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
+           .idea   = "bf16/f16 rows and segments: 1 to 32 lanes (four packs each) or a block per segment, by length",
+           .kinds  = {Kind::batched, Kind::segmented}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
@@ -166,15 +191,36 @@ private:
     auto* out                  = static_cast<Output<T, ReduceOp>*>(p.output);
     const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
     const std::int64_t packs   = average / pack_size<T>;
-    if (packs < 4)
+    // Group g while a segment has fewer than 2g x unroll packs: unroll (four) to 2 x unroll packs a lane.
+    if (packs < 2 * unroll)
     {
       return launch_groups<1, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
-    if (packs < 32)
+    if (packs < 4 * unroll)
+    {
+      return launch_groups<2, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 8 * unroll)
     {
       return launch_groups<4, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
-    if (packs < 256)
+    if (packs < 16 * unroll)
+    {
+      return launch_groups<8, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    if (packs < 32 * unroll)
+    {
+      return launch_groups<16, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    // A warp up to the limit: equal rows read this GPU's table, variable segments a fixed length.
+    bool warp = packs < segments_warp_below;
+    if (p.kind == Kind::batched)
+    {
+      int equal_row_warp_max = 0;
+      REDU_TRY(tuned_equal_row_warp_max(equal_row_warp_max));
+      warp = average <= equal_row_warp_max;
+    }
+    if (warp)
     {
       return launch_groups<32, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
