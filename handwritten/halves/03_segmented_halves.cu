@@ -11,15 +11,24 @@
 //   < 16, 32, 64, 128 packs   2, 4, 8, 16                          four packs per lane, one round
 //   up to a warp's limit      a warp                               4 to 8 packs per lane by default
 //     (equal rows: the GPU's table, 2048 halves by default; variable segments: below 256 packs)
+//   variable, < 1024 packs    128 threads, two segments a block    twice the offsets loaded at once
 //   longer                    a block of 256                       as CUB and Lei Mao: one per segment
 //   few and long              a block per part of a segment, then  block-per-segment would leave SMs
 //                             a warp per segment folds its parts   idle (1 x 2^28 has one block)
 //
 // One pack per lane (the first version: 1, 4 or 32 lanes, a warp from 32 packs) left a lane a single
 // load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
-// (handwritten/halves/NOTES.md). Variable segments take a block from 256 packs on average: a warp
-// given the heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at
-// 1675 (all: GPU clock, cold L2, CCCL 3.5.0).
+// (handwritten/halves/NOTES.md). Variable segments keep larger groups than equal rows: a warp given the
+// heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at 1675.
+// Why 128 threads for variable segments of 256 to 1024 packs: a segment's bounds are two loads from
+// the offsets that must return before its first pack is asked for, a second round trip that equal
+// rows (bounds by multiplication) do not pay. A block per segment of 4096 halves (8 KiB) spends about
+// half its life waiting on that load: 65536 x 4096 read 2782 GB/s as segments against 3695 as rows on
+// the H200. Two segments a block of 256 keep twice as many such waits in flight: 4017 GB/s as segments,
+// and 2062 against 1676 on the log-normal shape; 64 threads read 4406 on the first but 1177 on the
+// second, its long segments streamed by too few threads (all: GPU clock, cold L2, CCCL 3.5.0, H200;
+// experiment exp/s15-segment-offsets, which also timed a persistent grid that loads the next segment's
+// bounds during this one's packs: 3504 and 1401).
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -68,17 +77,44 @@ constexpr std::int64_t max_part_blocks = 16384;
 constexpr int default_equal_row_warp_max   = 2048;
 constexpr int max_equal_row_warp_max       = 65536;
 constexpr std::int64_t segments_warp_below = 32 * 8;
+// Variable segments then take 128 threads each up to this average length (8 packs a lane), a block beyond.
+constexpr int segment_group                  = 128;
+constexpr std::int64_t segments_group_below = segment_group * 8;
 // Split when block-per-segment would give fewer blocks than this many waves of resident blocks.
 constexpr int split_waves = 2;
 
+// Group threads (Group > 32, fewer than the block) combine their warps' results through shared memory:
+// each warp folds its lanes, its lane 0 writes one slot, and the group's first thread folds the group's
+// slots in order. The result is valid in the group's rank 0.
+template <int Group, class ReduceOp> __device__ __forceinline__ float group_reduce(float value, ReduceOp op)
+{
+  static_assert(Group % 32 == 0 && Group < threads, "whole warps, fewer than the block");
+  __shared__ float warp_results[threads / 32];
+  value = warp_reduce(value, op, 32);
+  if (threadIdx.x % 32 == 0)
+  {
+    warp_results[threadIdx.x / 32] = value;
+  }
+  __syncthreads();
+  if (threadIdx.x % Group == 0)
+  {
+    const int first = threadIdx.x / 32;
+    for (int w = 1; w < Group / 32; ++w)
+    {
+      value = op(value, warp_results[first + w]);
+    }
+  }
+  return value;
+}
+
 // One float per segment: Group threads fold each segment (a block when Group is the block size), then
-// combine by shuffles (or through shared memory for a block) in a fixed tree.
+// combine by shuffles (up to a warp), through shared memory (more), in a fixed tree.
 template <int Group, class T, class ReduceOp, class Segments>
 __global__ void __launch_bounds__(threads)
     reduce_segment_groups(const T* __restrict__ in, Output<T, ReduceOp>* __restrict__ out, Segments segs,
                           std::int64_t segments)
 {
-  static_assert(Group <= 32 || Group == threads, "a power of two up to a warp, or the whole block");
+  static_assert(Group <= 32 || Group == 128 || Group == threads, "a power of two up to a warp, 128, or the block");
   const ReduceOp op{};
   const std::int64_t s = (static_cast<std::int64_t>(blockIdx.x) * threads + threadIdx.x) / Group;
   const int rank       = static_cast<int>(threadIdx.x % Group);
@@ -90,6 +126,10 @@ __global__ void __launch_bounds__(threads)
   if constexpr (Group == threads)
   {
     partial = block_reduce<threads>(partial, op); // valid in thread 0
+  }
+  else if constexpr (Group > 32)
+  {
+    partial = group_reduce<Group>(partial, op); // valid in the group's rank 0
   }
   else
   {
@@ -223,6 +263,12 @@ private:
     if (warp)
     {
       return launch_groups<32, T, ReduceOp>(in, out, segs, p.segments, stream);
+    }
+    // Variable segments up to 1024 packs: 128 threads each, two segments to a block, so that twice as
+    // many segments' offsets are loaded at once as with a block each (see the top of the file).
+    if (p.kind == Kind::segmented && packs < segments_group_below)
+    {
+      return launch_groups<segment_group, T, ReduceOp>(in, out, segs, p.segments, stream);
     }
     int resident = 0;
     REDU_TRY((resident_blocks<reduce_segment_parts<T, ReduceOp, Segments>, threads>(resident)));
