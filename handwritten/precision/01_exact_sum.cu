@@ -16,8 +16,9 @@
 // At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock,
 // against 128 instructions per SM per clock, so up to ~28 instructions per float (~56 per double) keep
 // it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
-// The finish: a grid of one block rounds its own limbs; a larger grid's blocks add theirs to eight copies of
-// the global limbs, and the last to arrive adds the copies and rounds (exact_grid_finish.cuh).
+// The finish: a grid of one block (n under one tile of 256 x 4 packs, 4096 floats or 2048 doubles, or any
+// n when a caller launches one block) rounds its own limbs; a larger grid's blocks add theirs to the
+// global limbs, and the last to arrive rounds the total (exact_grid_finish.cuh).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and left zero (the last block reads the limbs and the flags, sets them back to 0 and
@@ -46,12 +47,10 @@ namespace
 
 // At least half the SM's threads resident (64 registers a thread at most): the double kernel's 128-bit
 // arithmetic and its out-of-line finish would otherwise take over 200 registers and one block per SM.
-template <class T> using GridWorkspace = ExactWorkspace<T, exact_limb_copies>;
-
 template <int Threads, class T>
 __global__ void __launch_bounds__(Threads, 1024 / Threads)
     exact_sum(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, T* __restrict__ out,
-              GridWorkspace<T>* global, bool evict_first)
+              ExactWorkspace<T>* global, bool evict_first)
 {
   using F         = ExactFormat<T>;
   using P         = Pack<T>;
@@ -125,7 +124,10 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     atomicOr(&block_non_finite, running.non_finite);
   }
   __syncthreads();
-  if (gridDim.x == 1) // the block's limbs are the total: no global limbs, no ticket (two L2 round trips)
+  // One block: its limbs are the total, so no global limbs and no ticket, whose release, read-modify-write
+  // and the total's loads are three L2 round trips. Measured (H100, GPU clock, cold L2, CCCL 3.5.0,
+  // sixteenth session's experiment call): f32 2^10-2^11 6.1 us against 8.0, f64 2^10 9.9 against 13.5.
+  if (gridDim.x == 1)
   {
     if (threadIdx.x == 0)
     {
@@ -133,7 +135,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
     }
     return;
   }
-  if (!block_arrives_last(&global->ticket, gridDim.x, [&] { publish_block(block_limbs, block_non_finite, global); }))
+  if (!block_arrives_last(&global->ticket, gridDim.x, [&] { publish_block<T>(block_limbs, block_non_finite, global); }))
   {
     return;
   }
@@ -141,14 +143,14 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   __syncthreads();
   if (threadIdx.x == 0)
   {
-    round_total(block_limbs, global, out);
+    round_total<T>(block_limbs, global, out);
   }
 }
 template <class T>
 Status launch(const T* in, std::int64_t n, T* out, void* workspace, int blocks, int threads,
               std::int64_t tiles_per_block, bool evict_first, cudaStream_t stream)
 {
-  auto* global = static_cast<GridWorkspace<T>*>(workspace);
+  auto* global = static_cast<ExactWorkspace<T>*>(workspace);
   if (threads == 128)
   {
     exact_sum<128, T><<<blocks, 128, 0, stream>>>(in, n, tiles_per_block, out, global, evict_first);
@@ -203,7 +205,7 @@ public:
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
-    return sizeof(GridWorkspace<T>);
+    return sizeof(ExactWorkspace<T>);
   }
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
@@ -224,7 +226,7 @@ REDU_REGISTER(ExactSum);
 
 std::size_t exact_sum_workspace_bytes(bool is_double)
 {
-  return is_double ? sizeof(GridWorkspace<double>) : sizeof(GridWorkspace<float>);
+  return is_double ? sizeof(ExactWorkspace<double>) : sizeof(ExactWorkspace<float>);
 }
 
 Status exact_sum_with_shape(const float* in, std::int64_t n, float* out, void* workspace, int blocks, int threads,

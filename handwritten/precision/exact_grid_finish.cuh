@@ -12,22 +12,16 @@
 namespace redu::precision
 {
 
-// The global part of the workspace: Copies sets of limbs, each on its own 128-byte lines, then the
-// non-finite flags and the ticket on a line of their own. Block b adds to copy b % Copies, and the last
-// block adds the copies up (take_total). Why copies: with one wave of blocks (precision.exact_waves) every
-// block publishes at about the same moment, 2-3 limb atomics and a ticket each, and atomics on one 128-byte
-// line queue at its L2 slice, one after another; copies on separate lines (and the ticket apart) split
-// that queue. The tenth session's 32 copies at 64 waves cost the last block 32 dependent loads per limb
-// (3.6 us at 2^16 f32 on the H100, code_id d7f2507c5e1c6468); here a thread per limb issues its copies'
-// loads together, one round trip, and one block (n up to a tile) skips the global limbs altogether.
-template <class T, int Copies> struct ExactWorkspace
+// The global part of the workspace: the limbs, then the non-finite flags and the ticket. One set of limbs
+// for the whole grid. The tenth session's 32 copies (block b adding to copy b % 32, the last block adding
+// the copies) were meant to spread the atomics of the H100's 2^15 one-tile blocks, which serialise at
+// their L2 slice; they did not close that dip (x0.53-0.58 of the plain sum at 2^24-2^27, code_id
+// d7f2507c5e1c6468), one wave of blocks did (x0.77-0.88, d0eab216debcd73b), and the last block's 32
+// loads per limb cost 3.6 us at small n (2^16 f32 on the H100: 12.1 us against 8.5 without them).
+template <class T> struct ExactWorkspace
 {
-  struct alignas(128) LimbCopy
-  {
-    long long limbs[ExactFormat<T>::limbs];
-  };
-  LimbCopy copies[Copies];
-  alignas(128) unsigned non_finite;
+  long long limbs[ExactFormat<T>::limbs];
+  unsigned non_finite;
   unsigned ticket;
 };
 
@@ -39,21 +33,19 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
 }
 
 // Thread 0 of every block, before its ticket (block_arrives_last): the block's integer, carried into
-// balanced digits (|digit| <= 2^31, exact_limbs.cuh), goes to its copy of the global limbs (at most 65536
-// blocks add at most 2^47 to any limb, over all copies), and its non-finite flags to the global flags.
-// Out of line: its registers must not count against the streaming loop's.
-template <class T, int Copies>
-__device__ __noinline__ void publish_block(long long* block_limbs, unsigned block_non_finite,
-                                           ExactWorkspace<T, Copies>* global)
+// balanced digits (|digit| <= 2^31, exact_limbs.cuh), goes to the global limbs (at most 65536 blocks add
+// at most 2^47 to any limb), and its non-finite flags to the global flags. Out of line: its registers
+// must not count against the streaming loop's.
+template <class T>
+__device__ __noinline__ void publish_block(long long* block_limbs, unsigned block_non_finite, ExactWorkspace<T>* global)
 {
   constexpr int L = ExactFormat<T>::limbs;
-  long long* limbs = global->copies[blockIdx.x % Copies].limbs;
   balance<T>(block_limbs); // a negative block sum: atomics only where its magnitude is, not up to the top
   for (int j = 0; j < L; ++j)
   {
     if (block_limbs[j] != 0)
     {
-      add_to_limb(limbs, j, block_limbs[j]);
+      add_to_limb(global->limbs, j, block_limbs[j]);
     }
   }
   if (block_non_finite != 0)
@@ -63,35 +55,22 @@ __device__ __noinline__ void publish_block(long long* block_limbs, unsigned bloc
 }
 
 // Every thread of the last block (after the ticket, which made every block's atomics visible to it, and a
-// __syncthreads() that passed that on): limb j of the total, its copies read at L2 (__ldcg, all issued
-// before the first is added) and set back to 0 for the next launch, into block_limbs[j]. Plain loads and
-// stores: no other block touches the limbs any more in this launch.
-template <int Threads, class T, int Copies>
-__device__ __forceinline__ void take_total(ExactWorkspace<T, Copies>* global, long long* block_limbs)
+// __syncthreads() that passed that on): limb j of the total, read at L2 (__ldcg) and set back to 0 for the
+// next launch, into block_limbs[j]. Plain loads and stores: no other block touches the limbs any more in
+// this launch.
+template <int Threads, class T>
+__device__ __forceinline__ void take_total(ExactWorkspace<T>* global, long long* block_limbs)
 {
   for (int j = threadIdx.x; j < ExactFormat<T>::limbs; j += Threads)
   {
-    long long copy[Copies];
-#pragma unroll
-    for (int k = 0; k < Copies; ++k)
-    {
-      copy[k] = __ldcg(&global->copies[k].limbs[j]);
-    }
-    long long total = 0;
-#pragma unroll
-    for (int k = 0; k < Copies; ++k)
-    {
-      total += copy[k];
-      global->copies[k].limbs[j] = 0;
-    }
-    block_limbs[j] = total;
+    block_limbs[j]   = __ldcg(&global->limbs[j]);
+    global->limbs[j] = 0;
   }
 }
 
 // Thread 0 of the last block: the total rounded once to T, the flags and the ticket reset. Out of line, as
 // publish_block.
-template <class T, int Copies>
-__device__ __noinline__ void round_total(long long* total_limbs, ExactWorkspace<T, Copies>* global, T* out)
+template <class T> __device__ __noinline__ void round_total(long long* total_limbs, ExactWorkspace<T>* global, T* out)
 {
   *out               = round_exact<T>(total_limbs, __ldcg(&global->non_finite));
   global->non_finite = 0;

@@ -45,12 +45,6 @@ inline Status grid_waves(int& waves)
 // and x0.89-0.96 from 2^26 (code_id d8b423ad3a7127e2).
 inline constexpr int default_exact_waves = 1;
 
-// The exact sum's copies of the global limbs (exact_grid_finish.cuh): a block adds to copy block % 8, so
-// about an eighth of the wave's limb atomics queue at each copy's L2 slice. Cost: the last block's thread
-// per limb loads 8 copies at once, one round trip as for one copy. Not a property of one GPU: it divides a
-// queue whose length is the number of blocks.
-inline constexpr int exact_limb_copies = 8;
-
 inline Status exact_grid_waves(int& waves)
 {
   static std::atomic<int> cache[cached_devices] = {};
