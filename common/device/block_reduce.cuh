@@ -1,5 +1,6 @@
 // Reducing one value per thread across a block: each warp folds its lanes, one shared slot per warp
-// holds the results, and warp 0 folds the slots.
+// holds the results, and warp 0 folds the slots. The same for groups of whole warps inside a block
+// (group_reduce), where the group's first thread folds its warps' slots.
 #pragma once
 
 #include "common/device/warp_reduce.cuh"
@@ -39,6 +40,33 @@ template <int BlockThreads, class T, class ReduceOp> __device__ __forceinline__ 
     }
     return value;
   }
+}
+
+// Reduces one value per thread across each group of GroupThreads consecutive threads (whole warps, fewer
+// than the block's BlockThreads): each warp folds its lanes, its lane 0 writes one slot, and the group's
+// first thread folds the group's slots in order. The result is valid in each group's rank 0. Contains
+// __syncthreads: call from all threads of the block.
+template <int GroupThreads, int BlockThreads, class T, class ReduceOp>
+__device__ __forceinline__ T group_reduce(T value, ReduceOp op)
+{
+  static_assert(GroupThreads % 32 == 0 && GroupThreads < BlockThreads && BlockThreads % GroupThreads == 0,
+                "whole warps, a divisor of the block, fewer than the block");
+  __shared__ T warp_results[BlockThreads / 32];
+  value = warp_reduce(value, op);
+  if (threadIdx.x % 32 == 0)
+  {
+    warp_results[threadIdx.x / 32] = value;
+  }
+  __syncthreads();
+  if (threadIdx.x % GroupThreads == 0)
+  {
+    const int first = threadIdx.x / 32;
+    for (int w = 1; w < GroupThreads / 32; ++w)
+    {
+      value = op(value, warp_results[first + w]);
+    }
+  }
+  return value;
 }
 
 } // namespace redu

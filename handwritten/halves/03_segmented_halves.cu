@@ -20,15 +20,15 @@
 // load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
 // (handwritten/halves/NOTES.md). Variable segments keep larger groups than equal rows: a warp given the
 // heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at 1675.
-// Why 128 threads for variable segments of 256 to 1024 packs: a segment's bounds are two loads from
-// the offsets that must return before its first pack is asked for, a second round trip that equal
-// rows (bounds by multiplication) do not pay. A block per segment of 4096 halves (8 KiB) spends about
-// half its life waiting on that load: 65536 x 4096 read 2782 GB/s as segments against 3695 as rows on
-// the H200. Two segments a block of 256 keep twice as many such waits in flight: 4017 GB/s as segments,
-// and 2062 against 1676 on the log-normal shape; 64 threads read 4406 on the first but 1177 on the
-// second, its long segments streamed by too few threads (all: GPU clock, cold L2, CCCL 3.5.0, H200;
-// experiment exp/s15-segment-offsets, which also timed a persistent grid that loads the next segment's
-// bounds during this one's packs: 3504 and 1401).
+// Why 128 threads for variable segments of 256 to 1024 packs: a segment's bounds are two loads from the
+// offsets that must return before its first pack is asked for, a second round trip that equal rows (bounds
+// by multiplication) do not pay. A block per segment of 4096 halves (8 KiB) spends about half its life
+// waiting on that load: 65536 x 4096 read 2774 GB/s as segments against 3695 as rows on the H200 (one
+// results file, code_id 65c770c7b4bade44). Two segments a block of 256 keep twice as many such waits in
+// flight: 4017 GB/s as segments, and 2062 against 1676 on the log-normal shape; 64 threads read 4406 on the
+// first but 1177 on the second, its long segments streamed by too few threads (all: GPU clock, cold L2,
+// CCCL 3.5.0, H200; experiment exp/s15-segment-offsets, which also timed a persistent grid that loads the
+// next segment's bounds during this one's packs: 3504 and 1401).
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -69,10 +69,10 @@ constexpr int unroll  = 4; // packs in flight per thread per round: 64 bytes
 constexpr std::int64_t min_part_length = 16384;
 // The most parts (segments x parts per segment) a split launch writes: the workspace, 64 KiB.
 constexpr std::int64_t max_part_blocks = 16384;
-// A warp per segment up to these average lengths. Equal rows: the GPU's table
-// ("halves.equal_row_warp_max", in halves, 2048..65536; tuning/README.md), since a warp per row of 4096
-// halves read 16% faster than a block on the H200 and 1% slower on the H100 (GPU clock, cold L2, CCCL
-// 3.5.0; NOTES.md, lesson 3); the default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
+// A warp per segment up to these average lengths. Equal rows: the GPU's table ("halves.equal_row_warp_max",
+// in halves, 2048..65536; tuning/README.md), since a warp per row of 4096 halves read 16% faster than a
+// block on the H200 and 1% slower on the H100 (GPU clock, cold L2, CCCL 3.5.0; NOTES.md, lesson 3); the
+// default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
 // since a warp that draws one of a heavy tail's long segments streams it alone (the log-normal shape).
 constexpr int default_equal_row_warp_max   = 2048;
 constexpr int max_equal_row_warp_max       = 65536;
@@ -82,30 +82,6 @@ constexpr int segment_group                  = 128;
 constexpr std::int64_t segments_group_below = segment_group * 8;
 // Split when block-per-segment would give fewer blocks than this many waves of resident blocks.
 constexpr int split_waves = 2;
-
-// Group threads (Group > 32, fewer than the block) combine their warps' results through shared memory:
-// each warp folds its lanes, its lane 0 writes one slot, and the group's first thread folds the group's
-// slots in order. The result is valid in the group's rank 0.
-template <int Group, class ReduceOp> __device__ __forceinline__ float group_reduce(float value, ReduceOp op)
-{
-  static_assert(Group % 32 == 0 && Group < threads, "whole warps, fewer than the block");
-  __shared__ float warp_results[threads / 32];
-  value = warp_reduce(value, op, 32);
-  if (threadIdx.x % 32 == 0)
-  {
-    warp_results[threadIdx.x / 32] = value;
-  }
-  __syncthreads();
-  if (threadIdx.x % Group == 0)
-  {
-    const int first = threadIdx.x / 32;
-    for (int w = 1; w < Group / 32; ++w)
-    {
-      value = op(value, warp_results[first + w]);
-    }
-  }
-  return value;
-}
 
 // One float per segment: Group threads fold each segment (a block when Group is the block size), then
 // combine by shuffles (up to a warp), through shared memory (more), in a fixed tree.
@@ -129,7 +105,7 @@ __global__ void __launch_bounds__(threads)
   }
   else if constexpr (Group > 32)
   {
-    partial = group_reduce<Group>(partial, op); // valid in the group's rank 0
+    partial = group_reduce<Group, threads>(partial, op); // valid in the group's rank 0
   }
   else
   {
@@ -205,7 +181,7 @@ public:
           {.name   = "halves.segmented",
            .family = "halves",
            .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
-           .idea   = "bf16/f16 rows and segments: 1 to 32 lanes (four packs each) or a block per segment, by length",
+           .idea   = "bf16/f16 rows and segments: 1 to 32 lanes (four packs each), 128 threads or a block per segment, by length",
            .kinds  = {Kind::batched, Kind::segmented}})
   {}
 
