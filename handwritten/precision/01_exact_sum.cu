@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   {
     if (threadIdx.x == 0)
     {
-      *out = round_exact<T>(block_limbs, block_non_finite);
+      round_block<T>(block_limbs, block_non_finite, out);
     }
     return;
   }

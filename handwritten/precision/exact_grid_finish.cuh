@@ -68,6 +68,14 @@ __device__ __forceinline__ void take_total(ExactWorkspace<T>* global, long long*
   }
 }
 
+// Thread 0 of a grid of one block: its own limbs are the total, rounded once to T. Out of line, as
+// publish_block: inlined, round_exact's 128-bit arithmetic made the double kernel spill (312 bytes of
+// spill stores at 64 registers, against none).
+template <class T> __device__ __noinline__ void round_block(long long* block_limbs, unsigned non_finite, T* out)
+{
+  *out = round_exact<T>(block_limbs, non_finite);
+}
+
 // Thread 0 of the last block: the total rounded once to T, the flags and the ticket reset. Out of line, as
 // publish_block.
 template <class T> __device__ __noinline__ void round_total(long long* total_limbs, ExactWorkspace<T>* global, T* out)
