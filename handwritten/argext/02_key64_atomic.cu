@@ -51,15 +51,7 @@ __global__ void __launch_bounds__(block_threads)
     key     = atomicExch(word, 0ull); // read and clear in one step: no other block touches it any more
     *ticket = 0;
   }
-  if (key == 0)
-  {
-    *out       = ArgOp::template identity<T>();
-    *out_index = -1;
-    return;
-  }
-  const std::int64_t index = key64_index(key);
-  *out                     = in[index]; // the element's own value: -0 stays -0
-  *out_index               = index;
+  write_key64_result<ArgOp>(key, in, out, out_index); // the element's own value: -0 stays -0
 }
 
 class Key64Atomic : public TypedReduction<Key64Atomic, TypeList<std::int32_t, float>, OpList<ArgMinOp, ArgMaxOp>>

@@ -11,20 +11,23 @@
 //  - long rows, many of them: one block per row (block_best).
 //  - long rows, fewer than SMs (1 or 8 sampling rows): one block per row would use 1 or 8 SMs of 132, so
 //    each row is cut into chunks of >= 16 KiB, one block each, and a per-row ticket (last_arrival) elects
-//    the row's last block to combine the row's pairs, as lesson 1 does for a whole array. 8 rows of
-//    151936 floats: 37 blocks per row, 296 in all, against 8.
+//    the row's last block to finish the row. 8 rows of 151936 floats: 38 blocks per row, 304 in all,
+//    against 8. The finish is lesson 2's for 32-bit types (split_rows_key64: each block's key into the
+//    row's word with one atomicMax, the last block reads it back), lesson 1's otherwise (split_rows: the
+//    blocks' pairs written, the last block folds them again).
 // Every index is relative to its row's start (the fold's `origin`), as the contract asks; an empty row or
 // segment leaves its pair at (identity, none) -> identity and -1. Ties, +0/-0 and the element's own
 // value: the pair rule (arg_pair.cuh). Deterministic: the pair order is total.
 // Bytes: the input once, the offsets once (segmented), 12-16 bytes per output; the split adds 12-16
-// bytes per block written and re-read.
-// Requirements: workspace zero-filled once by the caller (the split's tickets, left zero by each row's
-// last block); calls that share it stream-ordered.
+// bytes per block written and re-read (pairs) or 8 bytes of atomics per block (keys).
+// Requirements: workspace zero-filled once by the caller (the split's tickets and words, left zero by
+// each row's last block); calls that share it stream-ordered.
 // Source: CUB's DeviceSegmentedReduce::ArgMax (a block per segment) and its fixed-size dispatch (a
 // warp or a block per row by length), with lesson 1's last-block finish for rows too long for one block.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/grid_ticket.cuh"
 #include "handwritten/argext/arg_fold.cuh"
+#include "handwritten/argext/arg_key64.cuh"
 #include "handwritten/argext/argext_shape.cuh"
 #include "handwritten/argext/row_bounds.cuh"
 
@@ -39,9 +42,12 @@ namespace
 // Grids of the group and block launches loop over rows beyond this many blocks.
 constexpr std::int64_t rows_grid_cap = std::int64_t{1} << 20;
 
-// Workspace of the split launch: split_max_rows tickets, then split_max_blocks indices and values.
-constexpr std::size_t split_indices_offset = split_max_rows * sizeof(unsigned);
-static_assert(split_indices_offset % 8 == 0, "the indices are 8-byte aligned");
+// Workspace of the split launches: split_max_rows tickets, split_max_rows key words (keys), then
+// split_max_blocks indices and values (pairs). Tickets and words are zero between launches; the pairs'
+// places are written before they are read.
+constexpr std::size_t split_words_offset   = split_max_rows * sizeof(unsigned);
+constexpr std::size_t split_indices_offset = split_words_offset + split_max_rows * sizeof(unsigned long long);
+static_assert(split_words_offset % 8 == 0, "the words are 8-byte aligned");
 
 // Short rows: a group of Lanes lanes per row (lanes_per_row in argext_shape.cuh), block_threads / Lanes
 // rows per block and trip. The trip count depends on the block only, so every lane reaches group_best's
@@ -76,8 +82,8 @@ Status launch_groups(const T* in, std::int64_t rows, Rows bounds, T* out, std::i
 {
   constexpr int rows_per_block = block_threads / Lanes;
   const std::int64_t blocks    = std::min((rows + rows_per_block - 1) / rows_per_block, rows_grid_cap);
-  group_per_row<Lanes, T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
-                                                                                             out_index, evict_first);
+  group_per_row<Lanes, T, ArgOp>
+      <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out, out_index, evict_first);
   REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
 }
@@ -102,27 +108,34 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-// Grid: gridDim.x blocks per row, gridDim.y rows. Block c of row r folds the c-th chunk of the row;
-// chunks are a whole number of 16-byte packs long, so only the row's own misalignment makes heads.
+// The split launches' grid: gridDim.x blocks per row, gridDim.y rows. Block c of a row folds the row's
+// c-th chunk; chunks are a whole number of 16-byte packs long, so only the row's own misalignment makes
+// heads.
+template <class T> __device__ __forceinline__ RowBounds chunk_of_row(const RowBounds& row)
+{
+  const std::int64_t per_row = gridDim.x;
+  std::int64_t chunk         = (row.end - row.begin + per_row - 1) / per_row;
+  chunk                      = (chunk + pack_size<T> - 1) / pack_size<T> * pack_size<T>;
+  const std::int64_t begin   = row.begin + blockIdx.x * chunk < row.end ? row.begin + blockIdx.x * chunk : row.end;
+  return {begin, begin + chunk < row.end ? begin + chunk : row.end};
+}
+
+// Split rows finished with pairs (lesson 1's finish per row): any element type.
 template <class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
     split_rows(const T* __restrict__ in, Rows bounds, T* __restrict__ out, std::int64_t* __restrict__ out_index,
                unsigned* tickets, std::int64_t* partial_index, T* partial_value, bool evict_first)
 {
-  const std::int64_t r         = blockIdx.y;
-  const std::int64_t per_row   = gridDim.x;
-  const RowBounds row          = bounds(r);
-  const std::int64_t length    = row.end - row.begin;
-  std::int64_t chunk           = (length + per_row - 1) / per_row;
-  chunk                        = (chunk + pack_size<T> - 1) / pack_size<T> * pack_size<T>;
-  const std::int64_t begin     = row.begin + blockIdx.x * chunk < row.end ? row.begin + blockIdx.x * chunk : row.end;
-  const std::int64_t end       = begin + chunk < row.end ? begin + chunk : row.end;
-  ArgPair<T> best              = fold_range_pair<block_threads, row_unroll, ArgOp>(
-      in, begin, end, row.begin, threadIdx.x, StreamingLoad(evict_first));
-  best = block_best<block_threads, ArgOp>(best);
+  const std::int64_t r       = blockIdx.y;
+  const std::int64_t per_row = gridDim.x;
+  const RowBounds row        = bounds(r);
+  const RowBounds chunk      = chunk_of_row<T>(row);
+  ArgPair<T> best            = fold_range_pair<block_threads, row_unroll, ArgOp>(in, chunk.begin, chunk.end, row.begin,
+                                                                      threadIdx.x, StreamingLoad(evict_first));
+  best                       = block_best<block_threads, ArgOp>(best);
 
   const std::int64_t slot = r * per_row + blockIdx.x;
-  const bool last = block_arrives_last(tickets + r, gridDim.x, [&] { // the row's winner acquires all
+  const bool last         = block_arrives_last(tickets + r, gridDim.x, [&] { // the row's winner acquires all
     partial_index[slot] = best.index;
     partial_value[slot] = best.value;
   });
@@ -133,7 +146,8 @@ __global__ void __launch_bounds__(block_threads)
   best = no_element<ArgOp, T>();
   for (std::int64_t c = threadIdx.x; c < per_row; c += block_threads)
   {
-    best = best_of<ArgOp>(best, ArgPair<T>{__ldcg(partial_value + r * per_row + c), __ldcg(partial_index + r * per_row + c)});
+    best = best_of<ArgOp>(best,
+                          ArgPair<T>{__ldcg(partial_value + r * per_row + c), __ldcg(partial_index + r * per_row + c)});
   }
   best = block_best<block_threads, ArgOp>(best);
   if (threadIdx.x == 0)
@@ -141,6 +155,88 @@ __global__ void __launch_bounds__(block_threads)
     write_arg_result(best, out + r, out_index + r);
     tickets[r] = 0;
   }
+}
+
+// Split rows finished with keys (lesson 2's finish per row): 32-bit types, rows shorter than 2^32 - 1.
+// Each block folds its chunk into one 64-bit key (arg_key64.cuh), thread 0 adds it to the row's word with
+// one atomicMax and takes the row's ticket; the last block reads and clears the word in one atomicExch
+// and writes the winner. Against split_rows the last block neither re-reads the blocks' pairs nor runs a
+// second block-wide fold (two __syncthreads and an L2 round trip of its critical path), and the other
+// blocks write one 8-byte atomic instead of a 12-byte pair.
+// Prediction: lesson 2 against lesson 1 on a whole array of 2^18 floats, one chunk per block as here,
+// is 5.8 against 7.6 us (H100, GPU clock, cold L2, CCCL 3.5.0, code_id 2568ebac5cb655f6); the sampling
+// shapes' 1 and 8 rows (7.6-9.6 us with pairs) should gain 1-2 us. Measured: handwritten/modern/NOTES.md,
+// idea 24.
+template <class T, class ArgOp, class Rows>
+__global__ void __launch_bounds__(block_threads)
+    split_rows_key64(const T* __restrict__ in, Rows bounds, T* __restrict__ out, std::int64_t* __restrict__ out_index,
+                     unsigned* tickets, unsigned long long* words, bool evict_first)
+{
+  const std::int64_t r  = blockIdx.y;
+  const RowBounds row   = bounds(r);
+  const RowBounds chunk = chunk_of_row<T>(row);
+  Key64Best<ArgOp, T> acc;
+  fold_range_arg<block_threads, row_unroll>(in, chunk.begin, chunk.end, row.begin, threadIdx.x,
+                                            StreamingLoad(evict_first), acc);
+  unsigned long long key = block_max_key<block_threads>(acc.best);
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  atomicMax(words + r, key);
+  if (!last_arrival(tickets + r, gridDim.x)) // releases this block's atomic; the winner acquires the row's
+  {
+    return;
+  }
+  key        = atomicExch(words + r, 0ull); // read and clear: no other block of this launch touches it
+  tickets[r] = 0;
+  write_key64_result<ArgOp>(key, in + row.begin, out + r, out_index + r);
+}
+
+// The types whose (value, index) fits one 64-bit key (arg_key64.cuh).
+template <class T> inline constexpr bool has_key64 = std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>;
+
+// A split launch of Kernel, if the rows are few and long enough for more than one block each
+// (split_blocks_per_row, with Kernel's own resident blocks); `launched` says whether it was.
+template <auto Kernel, class T, class... Args>
+Status launch_split_grid(std::int64_t rows, std::int64_t average, int sms, cudaStream_t stream, bool& launched,
+                         Args... args)
+{
+  int resident = 0;
+  REDU_TRY((resident_blocks<Kernel, block_threads>(resident)));
+  const std::int64_t per_row = split_blocks_per_row<T>(rows, average, sms, resident);
+  launched                   = per_row > 1;
+  if (launched)
+  {
+    const dim3 grid(static_cast<unsigned>(per_row), static_cast<unsigned>(rows));
+    Kernel<<<grid, block_threads, 0, stream>>>(args...);
+    REDU_CUDA_TRY(cudaPeekAtLastError());
+  }
+  return Status::success();
+}
+
+// Few long rows: split with keys where the type and length allow, with pairs otherwise.
+template <class T, class ArgOp, class Bounds>
+Status launch_split(const T* in, std::int64_t n, std::int64_t rows, Bounds bounds, T* out, std::int64_t* out_index,
+                    Workspace ws, int sms, bool evict_first, cudaStream_t stream, bool& launched)
+{
+  auto* base                 = static_cast<unsigned char*>(ws.data);
+  auto* tickets              = reinterpret_cast<unsigned*>(base);
+  const std::int64_t average = n / rows;
+  if constexpr (has_key64<T>)
+  {
+    if (n <= key64_max_n) // every row's indices fit the key's 32 bits
+    {
+      auto* words = reinterpret_cast<unsigned long long*>(base + split_words_offset);
+      return launch_split_grid<split_rows_key64<T, ArgOp, Bounds>, T>(rows, average, sms, stream, launched, in, bounds,
+                                                                      out, out_index, tickets, words, evict_first);
+    }
+  }
+  auto* partial_index = reinterpret_cast<std::int64_t*>(base + split_indices_offset);
+  auto* partial_value = reinterpret_cast<T*>(partial_index + split_max_blocks);
+  return launch_split_grid<split_rows<T, ArgOp, Bounds>, T>(rows, average, sms, stream, launched, in, bounds, out,
+                                                            out_index, tickets, partial_index, partial_value,
+                                                            evict_first);
 }
 
 class Rows : public TypedReduction<Rows, AllTypes, OpList<ArgMinOp, ArgMaxOp>>
@@ -196,32 +292,29 @@ private:
     {
       switch (lanes_per_row<T>(average))
       {
-      case 1: return launch_groups<1, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 2: return launch_groups<2, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 4: return launch_groups<4, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 8: return launch_groups<8, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 16: return launch_groups<16, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      default: return launch_groups<32, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 1:
+        return launch_groups<1, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 2:
+        return launch_groups<2, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 4:
+        return launch_groups<4, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 8:
+        return launch_groups<8, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 16:
+        return launch_groups<16, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      default:
+        return launch_groups<32, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
       }
     }
-    constexpr auto split = split_rows<T, ArgOp, Bounds>;
-    int resident         = 0;
-    REDU_TRY((resident_blocks<split, block_threads>(resident)));
-    const std::int64_t per_row = split_blocks_per_row<T>(rows, average, sms, resident);
-    if (per_row > 1)
+    bool split = false;
+    REDU_TRY((launch_split<T, ArgOp>(in, p.n, rows, bounds, out, p.indices, ws, sms, evict_first, stream, split)));
+    if (split)
     {
-      auto* base          = static_cast<unsigned char*>(ws.data);
-      auto* partial_index = reinterpret_cast<std::int64_t*>(base + split_indices_offset);
-      const dim3 grid(static_cast<unsigned>(per_row), static_cast<unsigned>(rows));
-      split<<<grid, block_threads, 0, stream>>>(in, bounds, out, p.indices, reinterpret_cast<unsigned*>(base),
-                                                partial_index, reinterpret_cast<T*>(partial_index + split_max_blocks),
-                                                evict_first);
-      REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
     const std::int64_t blocks = std::min(rows, rows_grid_cap);
-    block_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
-                                                                                        p.indices, evict_first);
+    block_per_row<T, ArgOp>
+        <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out, p.indices, evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

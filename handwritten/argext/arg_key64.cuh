@@ -52,6 +52,25 @@ __device__ __forceinline__ std::int64_t key64_index(unsigned long long key)
   return static_cast<std::int64_t>(~static_cast<unsigned int>(key));
 }
 
+// The result of a finished key: identity and -1 for 0 (nothing folded), else the winning index and the
+// element's own value re-read from the input (`first` is where index 0 lies): the key holds the canonical
+// zero, the output wants the element's sign. Lesson 2 writes its array's result with it, the rows
+// lesson its split rows'.
+template <class ArgOp, class T>
+__device__ __forceinline__ void write_key64_result(unsigned long long key, const T* first, T* value,
+                                                   std::int64_t* index)
+{
+  if (key == 0)
+  {
+    *value = ArgOp::template identity<T>();
+    *index = -1;
+    return;
+  }
+  const std::int64_t i = key64_index(key);
+  *value               = first[i];
+  *index               = i;
+}
+
 // The key accumulator for fold_range_arg (arg_fold.cuh): 0 is "nothing yet".
 template <class ArgOp, class T> struct Key64Best
 {

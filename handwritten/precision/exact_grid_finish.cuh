@@ -76,11 +76,11 @@ template <class T> __device__ __noinline__ void round_block(long long* block_lim
   *out = round_exact<T>(block_limbs, non_finite);
 }
 
-// Thread 0 of the last block: the total rounded once to T, the flags and the ticket reset. Out of line, as
-// publish_block.
+// Thread 0 of the last block: the total rounded once to T (round_block), the flags and the ticket reset.
+// Out of line, as publish_block.
 template <class T> __device__ __noinline__ void round_total(long long* total_limbs, ExactWorkspace<T>* global, T* out)
 {
-  *out               = round_exact<T>(total_limbs, __ldcg(&global->non_finite));
+  round_block<T>(total_limbs, __ldcg(&global->non_finite), out);
   global->non_finite = 0;
   global->ticket     = 0;
 }
