@@ -4,11 +4,11 @@
 // (arg_key64.cuh), so the whole reduction is a max: each thread keeps its largest key, the block takes
 // the max of its threads' keys (one 64-bit shuffle per step), and thread 0 folds it into one word of the
 // workspace with a single atomicMax. A ticket elects the last block, which reads and clears the word in
-// one atomicExch, decodes the index, re-reads the value at that index from the input (the key holds the
-// canonical zero, the output needs the element's own sign), and sets the ticket back to 0.
+// one atomicExch, decodes the index and the value (a zero is re-read from the input at that index: the
+// key holds the canonical zero, the output needs the element's own sign), and sets the ticket back to 0.
 // Against lesson 1 (pairs): no partial array and no finishing fold, one 8-byte atomic per block instead
 // of a 12-byte store and a 12-byte read; the price is 32-bit types only and n < 2^32.
-// Bytes: the input once, 8 bytes of atomics per block, one element re-read.
+// Bytes: the input once, 8 bytes of atomics per block (and one element re-read when the extreme is 0).
 // Deterministic: a max is order-free, and the key order is total (value, then index).
 // The contract's edges: ties to the smaller index (the complemented index in the low word); +0/-0 tie
 // and the first one's own value is written (re-read); an empty array leaves the word 0 -> identity and
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(block_threads)
   write_key64_result<ArgOp>(key, in, out, out_index); // the element's own value: -0 stays -0
 }
 
-class Key64Atomic : public TypedReduction<Key64Atomic, TypeList<std::int32_t, float>, OpList<ArgMinOp, ArgMaxOp>>
+class Key64Atomic : public TypedReduction<Key64Atomic, Key64Types, OpList<ArgMinOp, ArgMaxOp>>
 {
 public:
   Key64Atomic()

@@ -1,4 +1,5 @@
-// Argext family, lesson 3: argmin/argmax per row (batched) and per segment, as (value, index) pairs.
+// Argext family, lesson 3: argmin/argmax per row (batched) and per segment: (value, index) pairs, and
+// lesson 2's 64-bit keys where few long rows are split.
 //
 // The shape most used in practice: a language model's next token is the argmax of one row of logits per
 // sequence, 1 to 4096 rows of 32000-151936 floats (128-600 KB a row). Three launches, chosen on the host
@@ -17,7 +18,8 @@
 //    blocks' pairs written, the last block folds them again).
 // Every index is relative to its row's start (the fold's `origin`), as the contract asks; an empty row or
 // segment leaves its pair at (identity, none) -> identity and -1. Ties, +0/-0 and the element's own
-// value: the pair rule (arg_pair.cuh). Deterministic: the pair order is total.
+// value: the pair rule (arg_pair.cuh), and the key's (arg_key64.cuh). Deterministic: the pair order and
+// the key order are both total (value, then index).
 // Bytes: the input once, the offsets once (segmented), 12-16 bytes per output; the split adds 12-16
 // bytes per block written and re-read (pairs) or 8 bytes of atomics per block (keys).
 // Requirements: workspace zero-filled once by the caller (the split's tickets and words, left zero by
@@ -82,8 +84,8 @@ Status launch_groups(const T* in, std::int64_t rows, Rows bounds, T* out, std::i
 {
   constexpr int rows_per_block = block_threads / Lanes;
   const std::int64_t blocks    = std::min((rows + rows_per_block - 1) / rows_per_block, rows_grid_cap);
-  group_per_row<Lanes, T, ArgOp>
-      <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out, out_index, evict_first);
+  group_per_row<Lanes, T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
+                                                                                             out_index, evict_first);
   REDU_CUDA_TRY(cudaPeekAtLastError());
   return Status::success();
 }
@@ -193,9 +195,6 @@ __global__ void __launch_bounds__(block_threads)
   write_key64_result<ArgOp>(key, in + row.begin, out + r, out_index + r);
 }
 
-// The types whose (value, index) fits one 64-bit key (arg_key64.cuh).
-template <class T> inline constexpr bool has_key64 = std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>;
-
 // A split launch of Kernel, if the rows are few and long enough for more than one block each
 // (split_blocks_per_row, with Kernel's own resident blocks); `launched` says whether it was.
 template <auto Kernel, class T, class... Args>
@@ -217,12 +216,12 @@ Status launch_split_grid(std::int64_t rows, std::int64_t average, int sms, cudaS
 
 // Few long rows: split with keys where the type and length allow, with pairs otherwise.
 template <class T, class ArgOp, class Bounds>
-Status launch_split(const T* in, std::int64_t n, std::int64_t rows, Bounds bounds, T* out, std::int64_t* out_index,
-                    Workspace ws, int sms, bool evict_first, cudaStream_t stream, bool& launched)
+Status launch_split(const T* in, std::int64_t n, std::int64_t rows, std::int64_t average, Bounds bounds, T* out,
+                    std::int64_t* out_index, Workspace ws, int sms, bool evict_first, cudaStream_t stream,
+                    bool& launched)
 {
-  auto* base                 = static_cast<unsigned char*>(ws.data);
-  auto* tickets              = reinterpret_cast<unsigned*>(base);
-  const std::int64_t average = n / rows;
+  auto* base    = static_cast<unsigned char*>(ws.data);
+  auto* tickets = reinterpret_cast<unsigned*>(base);
   if constexpr (has_key64<T>)
   {
     if (n <= key64_max_n) // every row's indices fit the key's 32 bits
@@ -292,29 +291,24 @@ private:
     {
       switch (lanes_per_row<T>(average))
       {
-      case 1:
-        return launch_groups<1, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 2:
-        return launch_groups<2, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 4:
-        return launch_groups<4, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 8:
-        return launch_groups<8, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      case 16:
-        return launch_groups<16, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
-      default:
-        return launch_groups<32, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 1: return launch_groups<1, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 2: return launch_groups<2, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 4: return launch_groups<4, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 8: return launch_groups<8, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      case 16: return launch_groups<16, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
+      default: return launch_groups<32, T, ArgOp>(in, rows, bounds, out, p.indices, evict_first, stream);
       }
     }
     bool split = false;
-    REDU_TRY((launch_split<T, ArgOp>(in, p.n, rows, bounds, out, p.indices, ws, sms, evict_first, stream, split)));
+    REDU_TRY(
+        (launch_split<T, ArgOp>(in, p.n, rows, average, bounds, out, p.indices, ws, sms, evict_first, stream, split)));
     if (split)
     {
       return Status::success();
     }
     const std::int64_t blocks = std::min(rows, rows_grid_cap);
-    block_per_row<T, ArgOp>
-        <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out, p.indices, evict_first);
+    block_per_row<T, ArgOp><<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, rows, bounds, out,
+                                                                                        p.indices, evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -4,11 +4,15 @@
 // its share of the input through this one function: a warp folds a short row, a block a long row or one
 // chunk of it, a block one chunk of a full array.
 //
-// Cost per element, f32: one pack load brings 4 values; the pack is folded as a tree of three strict
-// comparisons over lane numbers 0..3 (constants, no index arithmetic), then one full comparison (value,
-// then 64-bit index) against the thread's best. About 10 instructions per element, against a budget
-// of ~35 at an H100's 3.35 TB/s (132 SMs x 1.75 GHz x 128 lanes / 838 G floats/s): still memory-bound,
-// the pair costs no bandwidth, only issue slots the loads leave free.
+// Cost per element, f32: one pack load brings 4 values. A round's Unroll packs are folded as one tree of
+// strict value comparisons (round_best: three per pack over its lanes, then Unroll - 1 across the packs,
+// index offsets that are constants), and only the round's winner meets the thread's best in a full
+// comparison (value, then 64-bit index; or one 64-bit key). About 3 instructions per element plus one
+// full comparison per round, against a budget of ~28 at an H200's 4.8 TB/s (132 SMs x 1.98 GHz x 128
+// lanes / 1.2 G floats per us): memory-bound, the pair costs no bandwidth, only issue slots the loads
+// leave free. Why a tree and not one full comparison per pack: fewer instructions, and no chain of Unroll
+// dependent 64-bit comparisons, between a warp's rounds of loads; measured, the pairs' full-array lesson
+// took 2-4% less time from 2^16 to 2^25 on the H200 (handwritten/modern/NOTES.md, idea 25).
 #pragma once
 
 #include "common/device/range_fold.cuh"
@@ -50,23 +54,51 @@ template <class ArgOp, class T> __device__ __forceinline__ ArgPair<T> pack_best(
 // A pair accumulator for fold_range_arg: one ArgPair, the rule of arg_pair.cuh.
 template <class ArgOp, class T> struct PairBest
 {
+  using Op        = ArgOp;
   ArgPair<T> best = no_element<ArgOp, T>();
 
   __device__ __forceinline__ void element(T value, std::int64_t index)
   {
     best = best_of<ArgOp>(best, ArgPair<T>{value, index});
   }
-  __device__ __forceinline__ void pack(const Pack<T>& pack, std::int64_t first)
+  // The best of several elements at once (a pack, a round: pack_best, round_best).
+  __device__ __forceinline__ void fold_pair(const ArgPair<T>& p)
   {
-    best = best_of<ArgOp>(best, pack_best<ArgOp>(pack, first));
+    best = best_of<ArgOp>(best, p);
   }
 };
 
+// The best of one round's Unroll packs, x[u] starting at index first + u x Stride x pack_size: each pack's
+// best lane (pack_best), then a tree over the packs, left against right. Pack u's indices all lie below
+// pack u + 1's, so a strict comparison keeps the left one on ties, the first occurrence, as in pack_best.
+// The index offsets are constants: only the winner's is added to `first`.
+template <class ArgOp, int Stride, int Unroll, class T>
+__device__ __forceinline__ ArgPair<T> round_best(const Pack<T> (&x)[Unroll], std::int64_t first)
+{
+  ArgPair<T> best[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+  {
+    best[u] = pack_best<ArgOp>(x[u], static_cast<std::int64_t>(u) * Stride * pack_size<T>);
+  }
+#pragma unroll
+  for (int width = 1; width < Unroll; width *= 2)
+  {
+#pragma unroll
+    for (int u = 0; u + width < Unroll; u += 2 * width)
+    {
+      best[u] = more_extreme<ArgOp>(best[u + width].value, best[u].value) ? best[u + width] : best[u];
+    }
+  }
+  return {best[0].value, first + best[0].index};
+}
+
 // A group of GroupSize threads folds in[begin, end) into `acc` (PairBest here, Key64Best in
-// arg_key64.cuh: anything with element(value, index) and pack(pack, index of its lane 0)); `rank` is this
+// arg_key64.cuh: anything with its ArgOp as Op, element(value, index) and fold_pair(pair)); `rank` is this
 // thread's place in the group, indices are relative to `origin` (the row start). Thread `rank` takes the
 // head and tail elements rank, rank + GroupSize, ... and the packs rank + u x GroupSize of each round of
-// GroupSize x Unroll packs, all Unroll loads issued before the first is compared. The caller combines
+// GroupSize x Unroll packs, all Unroll loads issued before the first is compared, the round folded by
+// round_best. The caller combines
 // the group's accumulators (warp_best, block_best, or their key versions).
 template <int GroupSize, int Unroll, class Load, class T, class Acc>
 __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
@@ -89,16 +121,12 @@ __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::in
     {
       x[u] = load.vector(v + k + u * GroupSize);
     }
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-    {
-      acc.pack(x[u], body - origin + (k + u * GroupSize) * pack_size<T>);
-    }
+    acc.fold_pair(round_best<typename Acc::Op, GroupSize>(x, body - origin + k * pack_size<T>));
   }
-  if (k < packs) // fewer than Unroll packs left for this thread: one predicated round
+  if (k < packs) // fewer than Unroll packs left for this thread: one predicated round, pack by pack
   {
     fold_partial_round<GroupSize, Unroll>(v, k, packs, load, [&acc, k, first = body - origin](int u, const P& x) {
-      acc.pack(x, first + (k + u * GroupSize) * pack_size<T>);
+      acc.fold_pair(pack_best<typename Acc::Op>(x, first + (k + u * GroupSize) * pack_size<T>));
     });
   }
   for (std::int64_t i = tail + rank; i < end; i += GroupSize)

@@ -12,8 +12,8 @@
 //
 // Two contract points the map must respect:
 //  - +0 and -0 compare equal, so the key is taken of the canonical zero (canonical_zero: -0 as +0); the
-//    key no longer tells which zero won, so the value written is re-read from the input at the winning
-//    index: the element's own value, sign included.
+//    key no longer tells which zero won, so a zero result is re-read from the input at the winning
+//    index: the element's own value, sign included (any other value is decoded from the key).
 //  - The zero word must lie below every real key, because it is the workspace's "nothing yet". The
 //    lowest value key is 0 (INT_MIN for argmax, INT_MAX for argmin), so it is the index word that keeps
 //    a real key nonzero: ~index != 0 for every index below 2^32 - 1. Inputs are limited to
@@ -22,17 +22,27 @@
 #pragma once
 
 #include "common/contract/ops.cuh"
+#include "common/contract/typed_reduction.cuh"
 #include "common/device/ordered_key.cuh"
 #include "common/device/vector_load.cuh"
 #include "handwritten/argext/arg_fold.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 namespace redu::argext
 {
 
 inline constexpr std::int64_t key64_max_n = (std::int64_t{1} << 32) - 1;
+
+// The types whose (value, index) fits one key: lesson 2 registers these, the rows lesson splits them by key.
+using Key64Types = TypeList<std::int32_t, float>;
+template <class T, class... Ts> constexpr bool listed(TypeList<Ts...>)
+{
+  return (std::is_same_v<T, Ts> || ...);
+}
+template <class T> inline constexpr bool has_key64 = listed<T>(Key64Types{});
 
 template <class ArgOp, class T> __device__ __forceinline__ unsigned long long key64(T value, std::int64_t index)
 {
@@ -52,10 +62,23 @@ __device__ __forceinline__ std::int64_t key64_index(unsigned long long key)
   return static_cast<std::int64_t>(~static_cast<unsigned int>(key));
 }
 
-// The result of a finished key: identity and -1 for 0 (nothing folded), else the winning index and the
-// element's own value re-read from the input (`first` is where index 0 lies): the key holds the canonical
-// zero, the output wants the element's sign. Lesson 2 writes its array's result with it, the rows
-// lesson its split rows'.
+// The value a key was made of (the canonical zero for either zero).
+template <class ArgOp, class T> __device__ __forceinline__ T key64_value(unsigned long long key)
+{
+  unsigned int high = static_cast<unsigned int>(key >> 32);
+  if constexpr (ArgOp::id == Op::argmin)
+  {
+    high = ~high;
+  }
+  return from_ordered<T>(high);
+}
+
+// The result of a finished key: identity and -1 for 0 (nothing folded), else the winning index and its
+// value, decoded from the key (`first` is where index 0 lies). Only a float zero is re-read from the
+// input: the key holds the canonical zero, the output wants the element's own sign. So the finishing
+// block's chain (atomicExch, then a load from the input, then the stores) loses its dependent load
+// except for a zero maximum: about one memory latency less. Lesson 2 writes its array's result with it,
+// the rows lesson its split rows'.
 template <class ArgOp, class T>
 __device__ __forceinline__ void write_key64_result(unsigned long long key, const T* first, T* value,
                                                    std::int64_t* index)
@@ -67,13 +90,19 @@ __device__ __forceinline__ void write_key64_result(unsigned long long key, const
     return;
   }
   const std::int64_t i = key64_index(key);
-  *value               = first[i];
-  *index               = i;
+  T v                  = key64_value<ArgOp, T>(key);
+  if constexpr (std::is_floating_point_v<T>)
+  {
+    v = v == T(0) ? first[i] : v; // +0 or -0: the element's own
+  }
+  *value = v;
+  *index = i;
 }
 
 // The key accumulator for fold_range_arg (arg_fold.cuh): 0 is "nothing yet".
 template <class ArgOp, class T> struct Key64Best
 {
+  using Op                = ArgOp;
   unsigned long long best = 0;
 
   __device__ __forceinline__ void element(T value, std::int64_t index)
@@ -81,14 +110,12 @@ template <class ArgOp, class T> struct Key64Best
     const unsigned long long k = key64<ArgOp>(value, index);
     best                       = k > best ? k : best;
   }
-  // The pack's best lane by plain value comparisons first (pack_best in arg_fold.cuh: a strict
-  // comparison keeps the left lane on ties, the smaller index), then one key for the pack instead of one
-  // per lane. Per f32 pack: 3 compare-and-selects and one key (~6 instructions) and one 64-bit max
-  // (~4), ~17 instructions, against ~44 for four keys and four 64-bit maxima. The choice is the same:
-  // values that compare equal (+0, -0) get equal keys, so the smaller index won either way.
-  __device__ __forceinline__ void pack(const Pack<T>& pack, std::int64_t first)
+  // The winner of a pack or a round (pack_best, round_best in arg_fold.cuh: plain value comparisons),
+  // then one key and one 64-bit max for all of it. Per round of 8 f32 packs: 31 compare-and-selects,
+  // one key and one max, against eight keys and eight dependent maxima. The choice is the same: values
+  // that compare equal (+0, -0) get equal keys, so the smaller index won either way.
+  __device__ __forceinline__ void fold_pair(const ArgPair<T>& p)
   {
-    const ArgPair<T> p         = pack_best<ArgOp>(pack, first);
     const unsigned long long k = key64<ArgOp>(p.value, p.index);
     best                       = k > best ? k : best;
   }
