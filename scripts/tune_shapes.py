@@ -37,6 +37,11 @@ How a candidate is judged, and why:
     the host clock's launch noise would refuse everything). The default, 2%, sits just above the noise
     of a three-round median: at 1% (the eighth session's runs) the H200 refused argext.waves 2 for a
     1.6% case although its score was 0.964, and the sweep then lost argmax at 2^26 by 6-7% to CUB.
+  - A close refusal is re-timed: a candidate refused by at most twice --tolerance whose score beats
+    every eligible candidate's runs --rounds more rounds, with the defaults and the best eligible
+    candidate, and all are judged again on every round they ran. In one run the H200 refused
+    precision.waves 1 for 2.9% at one case (score 0.907), which the run before had chosen; the extra
+    rounds tell one noisy case from a real loss, which stays refused.
 Per group, the best eligible candidate is kept only if its score is below 1 - --margin; else the
 defaults are kept, and the table says so. The table, every score in its comments, is written to
 tuning/<gpu-slug>.txt.
@@ -174,14 +179,18 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
         grid.insert(0, dict(defaults))
     samples = [[] for _ in grid]  # per candidate, one times() per round
     context = None
-    order = list(range(len(grid)))
     shuffle = random.Random(args.seed)
-    for round_number in range(args.rounds):
-        shuffle.shuffle(order)
-        for i in order:
-            data = run(args, group, grid[i], tmp / f"{group}-{i}-{round_number}.json")
-            context = context or data["context"]
-            samples[i].append(times(data))
+
+    def measure(indices: list, first_round: int):
+        nonlocal context
+        order = list(indices)
+        for round_number in range(first_round, first_round + args.rounds):
+            shuffle.shuffle(order)
+            for i in order:
+                data = run(args, group, grid[i], tmp / f"{group}-{i}-{round_number}.json")
+                context = context or data["context"]
+                samples[i].append(times(data))
+
     row_value = GROUPS[group][5]
     if row_value:  # a row group: only the shapes whose launch a candidate can change
         tried = [defaults[row_value], *candidates[row_value]]
@@ -189,15 +198,33 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
         scored = lambda case: (row_length(case) or 0) > shortest and (row_length(case) or 0) <= longest
     else:
         scored = lambda case: True
-    medians = []
-    for per_round in samples:
-        keys = {k for k in set.intersection(*(set(t) for t in per_round)) if scored(k[2])}
-        medians.append(family_best({k: statistics.median(t[k] for t in per_round) for k in keys}))
-    baseline = medians[grid.index(defaults)]
-    if row_value and not baseline:
-        raise SystemExit(f"tune_shapes: {group}: no batched shape has rows of {shortest + 1}..{longest} elements")
-    judged = sorted(((*judge(m, baseline), values) for values, m in zip(grid, medians)), key=lambda j: j[0])
-    eligible = [(s, w, v) for s, w, _, v in judged if w <= 1 + args.tolerance]
+
+    def judged_all() -> list:
+        medians = []
+        for per_round in samples:
+            keys = {k for k in set.intersection(*(set(t) for t in per_round)) if scored(k[2])}
+            medians.append(family_best({k: statistics.median(t[k] for t in per_round) for k in keys}))
+        baseline = medians[grid.index(defaults)]
+        if row_value and not baseline:
+            raise SystemExit(f"tune_shapes: {group}: no batched shape has rows of {shortest + 1}..{longest} elements")
+        return sorted(((*judge(m, baseline), i) for i, m in enumerate(medians)), key=lambda j: j[0]), baseline
+
+    measure(range(len(grid)), 0)
+    judged, baseline = judged_all()
+    # A close refusal is re-timed before it stands: a candidate refused by less than twice the tolerance
+    # whose score beats every eligible one's may have lost one case to noise (the H200 refused
+    # precision.waves 1 at 2.9% in one run and chose it in the run before). It runs --rounds more rounds
+    # with the defaults and the best eligible candidate, and every candidate is judged again on all its
+    # rounds; a real loss stays a loss.
+    eligible = [(s, i) for s, w, _, i in judged if w <= 1 + args.tolerance]
+    bar = min([1 - args.margin] + [s for s, _ in eligible])
+    close = [i for s, w, _, i in judged if 1 + args.tolerance < w <= 1 + 2 * args.tolerance and s < bar]
+    retimed = []
+    if close:
+        retimed = sorted({*close, grid.index(defaults), *(i for _, i in eligible[:1])})
+        measure(retimed, args.rounds)
+        judged, baseline = judged_all()
+    eligible = [(s, w, grid[i]) for s, w, _, i in judged if w <= 1 + args.tolerance]
     chosen = dict(defaults)
     if eligible and eligible[0][0] < 1 - args.margin:
         chosen = eligible[0][2]
@@ -211,8 +238,11 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
              f"#   {args.rounds} shuffled rounds (median per case), the family's fastest kernel per case:",
              "#   score = geometric mean of best time / the defaults' best time (below 1: faster); worst = the",
              f"#   largest such ratio on the GPU clock (a candidate above 1 + {args.tolerance:.0%} is refused):"]
-    lines += [f"#   {' '.join(f'{k}={v}' for k, v in values.items())}: score {s:.4f}, worst {w:.4f} ({where_worst})"
-              + ("" if w <= 1 + args.tolerance else " (refused)") for s, w, where_worst, values in judged]
+    if retimed:
+        lines.append(f"#   re-timed over {args.rounds} more rounds (a close refusal): "
+                     + "; ".join(" ".join(f"{k}={v}" for k, v in grid[i].items()) for i in retimed))
+    lines += [f"#   {' '.join(f'{k}={v}' for k, v in grid[i].items())}: score {s:.4f}, worst {w:.4f} ({where_worst})"
+              + ("" if w <= 1 + args.tolerance else " (refused)") for s, w, where_worst, i in judged]
     if chosen == defaults:
         lines.append(f"#   no eligible candidate beat the defaults by more than {args.margin:.0%}: the defaults")
     return chosen, lines, context

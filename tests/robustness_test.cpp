@@ -633,6 +633,65 @@ TEST(LargeInputs, ArgMaxPastTwoTo31ElementsFindsTheFirstOfTwoMaxima)
   EXPECT_GT(checked, 0);
 }
 
+// Argmin and argmax of floats over twice the L2 and more: from there argext.key64 takes 512-thread blocks
+// (argext_shape.cuh), a launch shape the harness's sizes never reach. The extreme is written three times,
+// at two neighbours in the first third and once near the end; every full implementation of f32
+// argmin/argmax must give the first of them and its value. Random floats lie far inside +-1e30.
+TEST(LargeInputs, FloatArgExtremesPastTwiceTheL2FindTheFirstOccurrence)
+{
+  REDU_REQUIRE_GPU();
+  int device = 0, l2 = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), cudaSuccess);
+  const std::int64_t past_twice_l2 = static_cast<std::int64_t>(l2) * 5 / 2 / static_cast<std::int64_t>(sizeof(float)) + 13;
+  const std::int64_t n             = std::min(past_twice_l2, max_test_n()); // compute-sanitizer runs cap it
+  const std::int64_t first = n / 3, tie = first + 1, last = n - 2;
+  DeviceBuffer input, output, indices, workspace_buffer;
+  const Status allocated = input.allocate(static_cast<std::size_t>(n) * sizeof(float));
+  if (!allocated.ok())
+  {
+    cudaGetLastError();
+    GTEST_SKIP() << "needs " << n * sizeof(float) / (1 << 20) << " MiB of device memory: " << allocated.message();
+  }
+  ASSERT_OK(output.allocate(sizeof(float)));
+  ASSERT_OK(indices.allocate(sizeof(std::int64_t)));
+  int checked = 0;
+  for (Op op : {Op::argmin, Op::argmax})
+  {
+    const float extreme = op == Op::argmax ? 1e30f : -1e30f;
+    ASSERT_OK(fill_random(DType::f32, input.data(), n, 43, nullptr));
+    auto* in = static_cast<float*>(input.data());
+    for (std::int64_t at : {first, tie, last})
+    {
+      ASSERT_EQ(cudaMemcpy(in + at, &extreme, sizeof(extreme), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    for (const Reduction* impl : registry())
+    {
+      const Info& info = impl->info();
+      if (!info.supports(Kind::full) || !info.supports(DType::f32) || !info.supports(op) || info.max_n < n)
+      {
+        continue;
+      }
+      SCOPED_TRACE(info.name + (op == Op::argmax ? " argmax" : " argmin") + ", n = " + std::to_string(n));
+      const Problem p{Kind::full, DType::f32, op, n, 1, input.data(), output.data(), nullptr,
+                      static_cast<std::int64_t*>(indices.data())};
+      Workspace ws;
+      ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
+      ASSERT_OK(poison(output));
+      ASSERT_OK(poison(indices));
+      ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
+      std::vector<float> got;
+      std::vector<std::int64_t> index;
+      ASSERT_OK(download(output, got));
+      ASSERT_OK(download(indices, index));
+      EXPECT_EQ(got.at(0), extreme);
+      EXPECT_EQ(index.at(0), first);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 // Float sums over half a GiB and more: large inputs take other launch shapes than the harness's sizes
 // (modern.atomic switches to 512-thread blocks at 2^29 bytes), and rounding over 2^27 terms must stay
 // within the same tolerance as everywhere else.

@@ -26,6 +26,12 @@ template <class... Ops>
 struct OpList
 {};
 
+// Whether T is one of a list's types (a compile-time test, e.g. argext's has_key64).
+template <class T, class... Ts> constexpr bool listed(TypeList<Ts...>)
+{
+  return (std::is_same_v<T, Ts> || ...);
+}
+
 // The four full-width types. An implementation that reads halves lists them itself, e.g.
 // TypeList<__nv_bfloat16, __half>, and writes its sums through Output<T, ReduceOp>.
 using AllTypes = TypeList<std::int32_t, std::int64_t, float, double>;

@@ -13,6 +13,7 @@
 // The contract's edges: ties to the smaller index (the complemented index in the low word); +0/-0 tie
 // and the first one's own value is written (re-read); an empty array leaves the word 0 -> identity and
 // -1; n >= 2^32 is refused by validate() (max_n), because the index must fit 32 bits and ~index != 0.
+// Shape: blocks of 256 threads, of 512 for inputs of at least twice the L2 (argext_shape.cuh says why).
 // Requirements: workspace zero-filled once by the caller (word and ticket); calls stream-ordered.
 // Source: the order-preserving key of handwritten/modern/02_atomic_finish.cu, widened by the index (the
 // packed 64-bit argmax of GPU top-k/sampling kernels).
@@ -27,16 +28,16 @@ namespace redu::argext
 namespace
 {
 
-template <class T, class ArgOp>
-__global__ void __launch_bounds__(block_threads)
+template <int Threads, class T, class ArgOp>
+__global__ void __launch_bounds__(Threads)
     key64_atomic(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, T* __restrict__ out,
                  std::int64_t* __restrict__ out_index, unsigned long long* word, unsigned* ticket, bool evict_first)
 {
   const std::int64_t begin = blockIdx.x * chunk;
   const std::int64_t end   = begin + chunk < n ? begin + chunk : n;
   Key64Best<ArgOp, T> acc;
-  fold_range_arg<block_threads, unroll>(in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first), acc);
-  unsigned long long key = block_max_key<block_threads>(acc.best);
+  fold_range_arg<Threads, unroll>(in, begin, end, 0, threadIdx.x, StreamingLoad(evict_first), acc);
+  unsigned long long key = block_max_key<Threads>(acc.best);
   if (threadIdx.x != 0)
   {
     return;
@@ -74,13 +75,26 @@ public:
 
   template <class T, class ArgOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = key64_atomic<T, ArgOp>;
+    // Inputs of at least twice the L2 take larger blocks (argext_shape.cuh says why).
+    bool large = false;
+    REDU_TRY(takes_large_blocks<T>(p.n, large));
+    if (large)
+    {
+      return launch<large_input_threads, T, ArgOp>(p, ws, stream);
+    }
+    return launch<block_threads, T, ArgOp>(p, ws, stream);
+  }
+
+private:
+  template <int Threads, class T, class ArgOp> Status launch(const Problem& p, Workspace ws, cudaStream_t stream) const
+  {
+    constexpr auto kernel = key64_atomic<Threads, T, ArgOp>;
     FullShape shape;
-    REDU_TRY((full_launch_shape<kernel, T>(p.n, shape)));
+    REDU_TRY((full_launch_shape<kernel, T, Threads>(p.n, shape)));
     auto* word = static_cast<unsigned long long*>(ws.data);
-    kernel<<<shape.blocks, block_threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.chunk,
-                                                       static_cast<T*>(p.output), p.indices, word,
-                                                       reinterpret_cast<unsigned*>(word + 1), shape.evict_first);
+    kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.chunk,
+                                                 static_cast<T*>(p.output), p.indices, word,
+                                                 reinterpret_cast<unsigned*>(word + 1), shape.evict_first);
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -57,11 +57,7 @@ template <class ArgOp, class T> struct PairBest
   using Op        = ArgOp;
   ArgPair<T> best = no_element<ArgOp, T>();
 
-  __device__ __forceinline__ void element(T value, std::int64_t index)
-  {
-    best = best_of<ArgOp>(best, ArgPair<T>{value, index});
-  }
-  // The best of several elements at once (a pack, a round: pack_best, round_best).
+  // One element, or the best of several at once (a pack, a round: pack_best, round_best).
   __device__ __forceinline__ void fold_pair(const ArgPair<T>& p)
   {
     best = best_of<ArgOp>(best, p);
@@ -94,12 +90,12 @@ __device__ __forceinline__ ArgPair<T> round_best(const Pack<T> (&x)[Unroll], std
 }
 
 // A group of GroupSize threads folds in[begin, end) into `acc` (PairBest here, Key64Best in
-// arg_key64.cuh: anything with its ArgOp as Op, element(value, index) and fold_pair(pair)); `rank` is this
-// thread's place in the group, indices are relative to `origin` (the row start). Thread `rank` takes the
-// head and tail elements rank, rank + GroupSize, ... and the packs rank + u x GroupSize of each round of
-// GroupSize x Unroll packs, all Unroll loads issued before the first is compared, the round folded by
-// round_best. The caller combines
-// the group's accumulators (warp_best, block_best, or their key versions).
+// arg_key64.cuh: anything with its ArgOp as Op and fold_pair(pair)); `rank` is this thread's place in
+// the group, indices are relative to `origin` (the row start). Thread `rank` takes the head and tail
+// elements rank, rank + GroupSize, ... (each one pair) and the packs rank + u x GroupSize of each round
+// of GroupSize x Unroll packs, all Unroll loads issued before the first is compared, the round folded by
+// round_best. The caller combines the group's accumulators (warp_best, block_best, or their key
+// versions).
 template <int GroupSize, int Unroll, class Load, class T, class Acc>
 __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::int64_t begin, std::int64_t end,
                                                std::int64_t origin, int rank, const Load& load, Acc& acc)
@@ -109,7 +105,7 @@ __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::in
 
   for (std::int64_t i = begin + rank; i < body; i += GroupSize)
   {
-    acc.element(load.scalar(in + i), i - origin);
+    acc.fold_pair({load.scalar(in + i), i - origin});
   }
   const P* v     = reinterpret_cast<const P*>(in + body);
   std::int64_t k = rank;
@@ -131,7 +127,7 @@ __device__ __forceinline__ void fold_range_arg(const T* __restrict__ in, std::in
   }
   for (std::int64_t i = tail + rank; i < end; i += GroupSize)
   {
-    acc.element(load.scalar(in + i), i - origin);
+    acc.fold_pair({load.scalar(in + i), i - origin});
   }
 }
 

@@ -38,20 +38,19 @@ inline constexpr std::int64_t key64_max_n = (std::int64_t{1} << 32) - 1;
 
 // The types whose (value, index) fits one key: lesson 2 registers these, the rows lesson splits them by key.
 using Key64Types = TypeList<std::int32_t, float>;
-template <class T, class... Ts> constexpr bool listed(TypeList<Ts...>)
-{
-  return (std::is_same_v<T, Ts> || ...);
-}
 template <class T> inline constexpr bool has_key64 = listed<T>(Key64Types{});
+
+// The high word as ArgOp orders it: the ordered value for argmax, its complement for argmin (so that
+// the max of keys is the smallest value). The map is its own inverse: key64 and key64_value both use it.
+template <class ArgOp> __device__ __forceinline__ unsigned int oriented(unsigned int high)
+{
+  return ArgOp::id == Op::argmin ? ~high : high;
+}
 
 template <class ArgOp, class T> __device__ __forceinline__ unsigned long long key64(T value, std::int64_t index)
 {
   static_assert(sizeof(T) == 4, "the value takes the high 32 bits");
-  unsigned int high = ordered(canonical_zero(value));
-  if constexpr (ArgOp::id == Op::argmin)
-  {
-    high = ~high;
-  }
+  const unsigned int high = oriented<ArgOp>(ordered(canonical_zero(value)));
   const unsigned int low = ~static_cast<unsigned int>(index);
   return (static_cast<unsigned long long>(high) << 32) | low;
 }
@@ -65,12 +64,7 @@ __device__ __forceinline__ std::int64_t key64_index(unsigned long long key)
 // The value a key was made of (the canonical zero for either zero).
 template <class ArgOp, class T> __device__ __forceinline__ T key64_value(unsigned long long key)
 {
-  unsigned int high = static_cast<unsigned int>(key >> 32);
-  if constexpr (ArgOp::id == Op::argmin)
-  {
-    high = ~high;
-  }
-  return from_ordered<T>(high);
+  return from_ordered<T>(oriented<ArgOp>(static_cast<unsigned int>(key >> 32)));
 }
 
 // The result of a finished key: identity and -1 for 0 (nothing folded), else the winning index and its
@@ -105,13 +99,8 @@ template <class ArgOp, class T> struct Key64Best
   using Op                = ArgOp;
   unsigned long long best = 0;
 
-  __device__ __forceinline__ void element(T value, std::int64_t index)
-  {
-    const unsigned long long k = key64<ArgOp>(value, index);
-    best                       = k > best ? k : best;
-  }
-  // The winner of a pack or a round (pack_best, round_best in arg_fold.cuh: plain value comparisons),
-  // then one key and one 64-bit max for all of it. Per round of 8 f32 packs: 31 compare-and-selects,
+  // One element, or the winner of a pack or a round (pack_best, round_best in arg_fold.cuh: plain value
+  // comparisons), then one key and one 64-bit max for all of it. Per round of 8 f32 packs: 31 compare-and-selects,
   // one key and one max, against eight keys and eight dependent maxima. The choice is the same: values
   // that compare equal (+0, -0) get equal keys, so the smaller index won either way.
   __device__ __forceinline__ void fold_pair(const ArgPair<T>& p)

@@ -22,6 +22,15 @@ inline constexpr int block_threads = 256;
 // 16-byte loads per thread in flight before any is compared: 128 bytes per thread, 32 KiB per block and
 // tile, the modern family's choice.
 inline constexpr int unroll = 8;
+// Lesson 2 (the key) only: inputs of at least large_input_l2_multiple x the L2 take blocks of
+// large_input_threads (the same 8 loads per thread, a tile twice as large, half as many blocks), as
+// modern.atomic does for large inputs. Measured on the H200 (f32/i32 argmax, GPU clock, cold L2, CCCL
+// 3.5.0, three interleaved rounds, handwritten/modern/NOTES.md idea 26): 512-thread blocks took 2.2% less
+// time at 2^25 elements, 1.3% at 2^26 (64.0 -> 63.1 us, modern.atomic's max read 63.2), the same within
+// 0.3% at 2^24 and from 2^27 to 2^30, and 3-10% more below 2^22 (fewer blocks for a small input). Twice
+// the L2 puts the switch between 2^24 and 2^25 floats on the H200 (60 MB) and the H100 (50 MB).
+inline constexpr int large_input_threads     = 512;
+inline constexpr int large_input_l2_multiple = 2;
 // The input's L2 priority: evict_first when it is larger than the L2, evict_normal when it fits
 // (common/device/l2_policy.cuh says why), chosen per call.
 
@@ -123,9 +132,9 @@ struct FullShape
   bool evict_first   = false;
 };
 
-template <class T> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
+template <class T, int Threads = block_threads> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
 {
-  const std::int64_t tile      = static_cast<std::int64_t>(block_threads) * unroll * pack_size<T>;
+  const std::int64_t tile      = static_cast<std::int64_t>(Threads) * unroll * pack_size<T>;
   const std::int64_t tiles     = n / tile + 1;
   const std::int64_t cap       = max_blocks < max_grid ? max_blocks : max_grid;
   const std::int64_t per_block = (tiles + cap - 1) / cap;
@@ -136,16 +145,25 @@ template <class T> FullShape full_shape(std::int64_t n, std::int64_t max_blocks)
   return shape;
 }
 
-// The shape for a full-array kernel of this family: at most argext.waves waves of its resident blocks,
-// and the L2 priority for n elements of T on this device.
-template <auto Kernel, class T> Status full_launch_shape(std::int64_t n, FullShape& shape)
+// The shape for a full-array kernel of this family (Threads per block): at most argext.waves waves of
+// its resident blocks, and the L2 priority for n elements of T on this device.
+template <auto Kernel, class T, int Threads = block_threads> Status full_launch_shape(std::int64_t n, FullShape& shape)
 {
   int resident = 0;
   int waves    = 0;
-  REDU_TRY((resident_blocks<Kernel, block_threads>(resident)));
+  REDU_TRY((resident_blocks<Kernel, Threads>(resident)));
   REDU_TRY(full_grid_waves(waves));
-  shape = full_shape<T>(n, static_cast<std::int64_t>(waves) * resident);
+  shape = full_shape<T, Threads>(n, static_cast<std::int64_t>(waves) * resident);
   return input_evict_first<T>(n, shape.evict_first);
+}
+
+// Whether n elements of T take large_input_threads in lesson 2: at least large_input_l2_multiple x the L2.
+template <class T> Status takes_large_blocks(std::int64_t n, bool& large)
+{
+  int l2 = 0;
+  REDU_TRY(l2_cache_bytes(l2));
+  large = static_cast<std::size_t>(n) * sizeof(T) >= static_cast<std::size_t>(large_input_l2_multiple) * l2;
+  return Status::success();
 }
 
 // Blocks per row when long rows are split (1: no split). `average` is the row length (batched) or the
