@@ -234,29 +234,35 @@ TEST(ExactLimbs, CancellationLeavesTheSmallTermsExactly)
   EXPECT_SAME_BITS(exact_host_sum<double>({dhuge, std::ldexp(1.0, -1000), -dhuge}), std::ldexp(1.0, -1000));
 }
 
-// The blocks' digits (balance, exact_limbs.cuh): the same integer as normalize's, every digit but the
-// top one in [-2^31, 2^31), and a small negative number zero above its magnitude, where normalize's
-// digits are 2^32 - 1 up to the top limb. publish_block sends one atomic per non-zero digit.
+// The carry step (balance_step, exact_limbs.cuh, which warp 0 takes with a limb per lane): the same
+// integer as normalize's, every digit but the top one within 2^32 after one step from limbs below 2^62
+// and within [-2^31 - 1, 2^31] after two, and a small negative number zero above its magnitude, where
+// normalize's digits are 2^32 - 1 up to the top limb. publish_block sends one atomic per non-zero digit.
 TEST(ExactLimbs, BalancedDigitsKeepTheValueAndStayNearTheMagnitude)
 {
   constexpr int L = precision::ExactFormat<double>::limbs;
   std::mt19937_64 rng(7);
-  std::uniform_int_distribution<long long> wide(-(1LL << 40), 1LL << 40);
+  std::uniform_int_distribution<long long> wide(-(1LL << 62), 1LL << 62);
   for (int trial = 0; trial < 1000; ++trial)
   {
     long long limbs[L];
     for (long long& limb : limbs)
     {
-      limb = wide(rng);
+      limb = wide(rng) >> (rng() % 63); // every magnitude from 1 to 2^62
     }
     long long balanced[L], carried[L];
     std::copy(limbs, limbs + L, balanced);
     std::copy(limbs, limbs + L, carried);
-    precision::balance<double>(balanced);
+    precision::balance_step<double>(balanced);
     for (int j = 0; j + 1 < L; ++j)
     {
-      ASSERT_GE(balanced[j], -(1LL << 31));
-      ASSERT_LT(balanced[j], 1LL << 31);
+      ASSERT_LE(std::llabs(balanced[j]), 1LL << 32) << "one step, limb " << j;
+    }
+    precision::balance_step<double>(balanced);
+    for (int j = 0; j + 1 < L; ++j)
+    {
+      ASSERT_GE(balanced[j], -(1LL << 31) - 1) << "two steps, limb " << j;
+      ASSERT_LE(balanced[j], 1LL << 31) << "two steps, limb " << j;
     }
     precision::normalize<double>(balanced);
     precision::normalize<double>(carried);
@@ -264,13 +270,73 @@ TEST(ExactLimbs, BalancedDigitsKeepTheValueAndStayNearTheMagnitude)
   }
   long long minus_three[L] = {-3};
   long long normalized[L]  = {-3};
-  precision::balance<double>(minus_three);
+  precision::balance_step<double>(minus_three);
   precision::normalize<double>(normalized);
   EXPECT_EQ(minus_three[0], -3);
   EXPECT_EQ(std::count(minus_three + 1, minus_three + L, 0LL), L - 1);
   EXPECT_EQ(normalized[0], (1LL << 32) - 3);
   EXPECT_EQ(std::count(normalized + 1, normalized + L - 1, (1LL << 32) - 1), L - 2);
   EXPECT_EQ(normalized[L - 1], -1);
+}
+
+// The rounding from balanced digits (round_exact, and warp 0's round on the GPU): an integer X below 2^120
+// placed at limb `at` (X 2^(32 at) units), its digits then handed between neighbouring limbs at random
+// (carries that do not change the value, of either sign, so that lower digits borrow from higher ones),
+// rounds as the compiler's own conversion of X does (correctly rounded), scaled by a power of two.
+template <class T> void expect_rounding_ignores_carries(int at, std::uint64_t seed)
+{
+  constexpr int L = precision::ExactFormat<T>::limbs;
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 20000; ++trial)
+  {
+    const int bits   = 1 + static_cast<int>(rng() % 120);
+    unsigned __int128 magnitude = (static_cast<unsigned __int128>(rng()) << 64 | rng()) >> (128 - bits);
+    int lead = -1; // the leading bit's position
+    for (unsigned __int128 m = magnitude; m != 0; m >>= 1)
+    {
+      ++lead;
+    }
+    const int below = lead + 1 - std::numeric_limits<T>::digits; // bits under the significand
+    if (trial % 4 == 0 && below > 1) // a tie, or one unit off it either way
+    {
+      const unsigned __int128 half = static_cast<unsigned __int128>(1) << (below - 1);
+      magnitude                    = ((magnitude >> below) << below | half) + static_cast<int>(rng() % 3) - 1;
+    }
+    const bool negative = rng() & 1;
+    long long limbs[L]  = {};
+    unsigned __int128 rest = magnitude;
+    for (int j = at; j < L - 1 && rest != 0; ++j, rest >>= 32)
+    {
+      limbs[j] = static_cast<long long>(rest & 0xffffffffu);
+    }
+    for (int j = at; j < L; ++j)
+    {
+      limbs[j] = negative ? -limbs[j] : limbs[j];
+    }
+    for (int move = 0; move < 8; ++move) // lend between neighbours: limb j + 1 gives k, limb j takes k 2^32
+    {
+      const int j       = at + static_cast<int>(rng() % 5);
+      const long long k = static_cast<long long>(rng() % 2001) - 1000;
+      if (j + 1 < L)
+      {
+        limbs[j + 1] -= k;
+        limbs[j] += k * (1LL << 32);
+      }
+    }
+    const T scaled   = static_cast<T>(magnitude); // correctly rounded by the compiler's runtime
+    const T expected = magnitude == 0 ? T(0) // an exact zero is +0
+                                      : (negative ? -1 : 1) *
+                                            std::ldexp(scaled, 32 * at + precision::ExactFormat<T>::unit_exponent);
+    ASSERT_EQ(bits_of(precision::round_exact<T>(limbs, 0)), bits_of(expected))
+        << "trial " << trial << ", " << bits << " bits at limb " << at;
+  }
+}
+
+TEST(ExactLimbs, RoundingFromBalancedDigitsIgnoresHowTheCarriesLie)
+{
+  expect_rounding_ignores_carries<float>(3, 11);   // 1 .. 2^120 times 2^-53: normal floats
+  expect_rounding_ignores_carries<double>(34, 12); // 1 .. 2^120 times 2^14: normal doubles
+  expect_rounding_ignores_carries<double>(60, 13); // .. 2^966
 }
 
 // Round to nearest, ties to even, with the sticky bits far below the significand counted.

@@ -578,6 +578,25 @@ TEST(LargeInputs, MoreThanTwoTo31ElementsOrAClearRefusal)
   });
 }
 
+// Runs a full argmin/argmax problem (output and indices poisoned first) and expects `extreme` at index
+// `first`: the first occurrence. Call it under ASSERT_NO_FATAL_FAILURE.
+template <class T>
+void expect_arg_extreme(const Reduction& impl, const Problem& p, DeviceBuffer& workspace_buffer, DeviceBuffer& output,
+                        DeviceBuffer& indices, T extreme, std::int64_t first)
+{
+  Workspace ws;
+  ASSERT_OK(allocate_workspace(impl, p, workspace_buffer, ws));
+  ASSERT_OK(poison(output));
+  ASSERT_OK(poison(indices));
+  ASSERT_OK(run_and_wait(impl, p, ws, nullptr));
+  std::vector<T> got;
+  std::vector<std::int64_t> index;
+  ASSERT_OK(download(output, got));
+  ASSERT_OK(download(indices, index));
+  EXPECT_EQ(got.at(0), extreme);
+  EXPECT_EQ(index.at(0), first);
+}
+
 // Argmax past 2^31 elements: the maximum written twice beyond index 2^31 (random int32 data lie in
 // [-100, 100]) must be found at the first of the two, with its 64-bit index; every full implementation
 // that declares an int32 argmax either finds it or refuses the size (max_n). A 32-bit index anywhere, or
@@ -617,17 +636,7 @@ TEST(LargeInputs, ArgMaxPastTwoTo31ElementsFindsTheFirstOfTwoMaxima)
       EXPECT_NE(validate(*impl, p).message().find("exceeds"), std::string::npos);
       continue;
     }
-    Workspace ws;
-    ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
-    ASSERT_OK(poison(output));
-    ASSERT_OK(poison(indices));
-    ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
-    std::vector<std::int32_t> got;
-    std::vector<std::int64_t> index;
-    ASSERT_OK(download(output, got));
-    ASSERT_OK(download(indices, index));
-    EXPECT_EQ(got.at(0), extreme);
-    EXPECT_EQ(index.at(0), first);
+    ASSERT_NO_FATAL_FAILURE(expect_arg_extreme(*impl, p, workspace_buffer, output, indices, extreme, first));
     ++checked;
   }
   EXPECT_GT(checked, 0);
@@ -675,17 +684,7 @@ TEST(LargeInputs, FloatArgExtremesPastTwiceTheL2FindTheFirstOccurrence)
       SCOPED_TRACE(info.name + (op == Op::argmax ? " argmax" : " argmin") + ", n = " + std::to_string(n));
       const Problem p{Kind::full, DType::f32, op, n, 1, input.data(), output.data(), nullptr,
                       static_cast<std::int64_t*>(indices.data())};
-      Workspace ws;
-      ASSERT_OK(allocate_workspace(*impl, p, workspace_buffer, ws));
-      ASSERT_OK(poison(output));
-      ASSERT_OK(poison(indices));
-      ASSERT_OK(run_and_wait(*impl, p, ws, nullptr));
-      std::vector<float> got;
-      std::vector<std::int64_t> index;
-      ASSERT_OK(download(output, got));
-      ASSERT_OK(download(indices, index));
-      EXPECT_EQ(got.at(0), extreme);
-      EXPECT_EQ(index.at(0), first);
+      ASSERT_NO_FATAL_FAILURE(expect_arg_extreme(*impl, p, workspace_buffer, output, indices, extreme, first));
       ++checked;
     }
   }

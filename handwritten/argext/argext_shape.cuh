@@ -25,7 +25,7 @@ inline constexpr int unroll = 8;
 // Lesson 2 (the key) only: inputs of at least large_input_l2_multiple x the L2 take blocks of
 // large_input_threads (the same 8 loads per thread, a tile twice as large, half as many blocks), as
 // modern.atomic does for large inputs. Measured on the H200 (f32/i32 argmax, GPU clock, cold L2, CCCL
-// 3.5.0, three interleaved rounds, handwritten/modern/NOTES.md idea 26): 512-thread blocks took 2.2% less
+// 3.5.0, three interleaved rounds, handwritten/modern/NOTES.md idea 26): 512-thread blocks took 2.0-2.4% less
 // time at 2^25 elements, 1.3% at 2^26 (64.0 -> 63.1 us, modern.atomic's max read 63.2), the same within
 // 0.3% at 2^24 and from 2^27 to 2^30, and 3-10% more below 2^22 (fewer blocks for a small input). Twice
 // the L2 puts the switch between 2^24 and 2^25 floats on the H200 (60 MB) and the H100 (50 MB).

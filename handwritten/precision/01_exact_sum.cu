@@ -16,9 +16,10 @@
 // At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock,
 // against 128 instructions per SM per clock, so up to ~28 instructions per float (~56 per double) keep
 // it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
-// The finish: a grid of one block (n under one tile of 256 x 4 packs, 4096 floats or 2048 doubles, or any
-// n when a caller launches one block) rounds its own limbs; a larger grid's blocks add theirs to the
-// global limbs, and the last to arrive rounds the total (exact_grid_finish.cuh).
+// The finish, one warp's work with a limb per lane: a grid of one block (n under one tile of 256 x 4 packs,
+// 4096 floats or 2048 doubles, or any n when a caller launches one block) rounds its own limbs; a larger
+// grid's blocks add theirs to the global limbs, and the last to arrive rounds the total
+// (exact_grid_finish.cuh).
 // Non-finite inputs are flags: NaN anywhere, or +inf with -inf, gives NaN; one infinity gives itself.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller and left zero (the last block reads the limbs and the flags, sets them back to 0 and
@@ -55,14 +56,9 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   using F         = ExactFormat<T>;
   using P         = Pack<T>;
   constexpr int L = F::limbs;
-  // An even number of limbs: the compiler reads the block's limbs in 16-byte pairs (LDS.128) in its
-  // finish (publish_block, round_total), and with double's 69 the last pair ran 8 bytes past the array,
-  // past the block's static shared memory (compute-sanitizer memcheck: "Invalid __shared__ read of size
-  // 16"). The pad limb stays 0.
-  constexpr int padded_limbs = (L + 1) / 2 * 2;
-  __shared__ alignas(16) long long block_limbs[padded_limbs];
+  __shared__ long long block_limbs[L];
   __shared__ unsigned block_non_finite;
-  for (int j = threadIdx.x; j < padded_limbs; j += Threads)
+  for (int j = threadIdx.x; j < L; j += Threads)
   {
     block_limbs[j] = 0;
   }
@@ -127,23 +123,26 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   // One block: its limbs are the total, so no global limbs and no ticket, whose release, read-modify-write
   // and the total's loads are three L2 round trips. Measured (H100, GPU clock, cold L2, CCCL 3.5.0,
   // sixteenth session's experiment call): f32 2^10-2^11 6.1 us against 8.0, f64 2^10 9.9 against 13.5.
+  // Both finishes are warp 0's (exact_grid_finish.cuh).
   if (gridDim.x == 1)
   {
-    if (threadIdx.x == 0)
+    if (threadIdx.x < 32)
     {
       round_block<T>(block_limbs, block_non_finite, out);
     }
     return;
   }
-  if (!block_arrives_last(&global->ticket, gridDim.x, [&] { publish_block<T>(block_limbs, block_non_finite, global); }))
+  if (threadIdx.x < 32)
+  {
+    publish_block<T>(block_limbs, block_non_finite, global);
+  }
+  if (!block_arrives_last(&global->ticket, gridDim.x, [] {})) // thread 0, in warp 0, takes the ticket
   {
     return;
   }
-  take_total<Threads>(global, block_limbs); // into this block's shared limbs
-  __syncthreads();
-  if (threadIdx.x == 0)
+  if (threadIdx.x < 32)
   {
-    round_total<T>(block_limbs, global, out);
+    round_total<T>(global, out);
   }
 }
 template <class T>

@@ -180,77 +180,79 @@ template <class T> __host__ __device__ inline void normalize(long long* limbs)
   }
 }
 
-// Carries every limb but the last into the next so that limbs 0..L-2 lie in [-2^31, 2^31): balanced
-// digits. The value is normalize's, but a negative number keeps zeros above its magnitude where
-// normalize's digits would be 2^32 - 1 all the way up (-1 carried into every limb): a block that publishes
-// only its non-zero limbs (exact_grid_finish.cuh) then sends as few atomics for a negative sum as for a
-// positive one. Sequential: one thread, L steps.
-template <class T> __host__ __device__ inline void balance(long long* limbs)
+// Balanced digits: limbs in [-2^31, 2^31] or near it, where normalize's lie in [0, 2^32). The value is the
+// same, but a negative number keeps zeros above its magnitude where normalize's digits would be 2^32 - 1
+// all the way up (-1 carried into every limb), and the sign of any run of digits is the sign of its
+// highest non-zero one.
+// The carry a limb hands up: its value's nearest multiple of 2^32 (ties upward), in units of 2^32.
+__host__ __device__ __forceinline__ long long balanced_carry(long long limb)
 {
-  for (int j = 0; j + 1 < ExactFormat<T>::limbs; ++j)
+  return (limb + (1LL << 31)) >> 32;
+}
+
+// One carry step, every limb at once (the GPU's warp takes a limb per lane, exact_grid_finish.cuh; this is
+// its serial spelling, for the host and the tests): limb j keeps its value less its own carry and takes
+// limb j - 1's, computed from the values before the step; the top limb keeps its carry. The same integer.
+// From limbs below 2^63 in magnitude one step leaves every digit but the top one within 2^32 (|own rest|
+// <= 2^31 plus a carry below 2^31), and a second step within [-2^31 - 1, 2^31] (carries -1, 0 or 1).
+template <class T> __host__ __device__ inline void balance_step(long long* limbs)
+{
+  for (int j = ExactFormat<T>::limbs - 2; j >= 0; --j) // downward: limb j + 1 has already lost its own carry
   {
-    const long long carry = (limbs[j] + (1LL << 31)) >> 32; // nearest multiple of 2^32, ties upward
+    const long long carry = balanced_carry(limbs[j]);
     limbs[j] -= carry * (1LL << 32);
     limbs[j + 1] += carry;
   }
 }
 
-__host__ __device__ __forceinline__ int leading_zeros(std::uint32_t x)
+__host__ __device__ __forceinline__ int leading_zeros(std::uint64_t x)
 {
 #ifdef __CUDA_ARCH__
-  return __clz(static_cast<int>(x));
+  return __clzll(static_cast<long long>(x));
 #else
-  return __builtin_clz(x);
+  return __builtin_clzll(x);
 #endif
 }
 
-// The integer in `limbs` (any carries; destroyed) times the unit, rounded to T to nearest even, or the
-// non-finite result the flags call for. An exact zero is +0.
-template <class T> __host__ __device__ inline T round_exact(long long* limbs, unsigned non_finite)
+// The result the non-finite flags call for (the contract: NaN anywhere gives NaN, +inf and -inf together
+// give NaN, one infinity gives itself); `non_finite` must not be 0.
+template <class T> __host__ __device__ inline T non_finite_result(unsigned non_finite)
 {
-  using F                 = ExactFormat<T>;
-  constexpr int L         = F::limbs;
-  constexpr int precision = F::fraction_bits + 1;
   if ((non_finite & saw_nan) || (non_finite & saw_plus_infinity && non_finite & saw_minus_infinity))
   {
     return static_cast<T>(NAN);
   }
-  if (non_finite != 0)
+  return (non_finite & saw_plus_infinity) ? static_cast<T>(INFINITY) : -static_cast<T>(INFINITY);
+}
+
+// The rounding to nearest even of a non-zero integer (times the unit) given by its three highest digits,
+// high (limb `top`, not 0), middle and low (limbs top - 1 and top - 2; 0 where there is no such limb), and
+// the sign of everything below them (-1, 0 or 1). The digits must be balanced (two balance_steps: every
+// digit below the top within 2^31 + 1 in magnitude; normalize's are not, a negative number's top digits
+// being -1, 2^32 - 1, 2^32 - 1): then the lower digits add up to less than half a unit of the lowest digit
+// they sit under, so the integer's sign is the window's and the rest's sign is its highest non-zero digit's. A rest of the other sign than the window borrows one unit from the window's
+// magnitude and leaves a non-zero remainder; a rest of the same sign only sets the sticky bit.
+template <class T>
+__host__ __device__ inline T round_from_top(long long high, long long middle, long long low, int top, int rest_sign)
+{
+  constexpr int precision = ExactFormat<T>::fraction_bits + 1;
+  const __int128 window   = static_cast<__int128>(high) * (static_cast<__int128>(1) << 64) +
+                          static_cast<__int128>(middle) * (1LL << 32) + low;
+  const bool negative            = window < 0;
+  unsigned __int128 magnitude    = static_cast<unsigned __int128>(negative ? -window : window);
+  if (rest_sign != 0 && (rest_sign < 0) != negative)
   {
-    return (non_finite & saw_plus_infinity) ? static_cast<T>(INFINITY) : -static_cast<T>(INFINITY);
+    --magnitude;
   }
-  normalize<T>(limbs);
-  const bool negative = limbs[L - 1] < 0;
-  if (negative) // the magnitude: negate every limb and carry again
-  {
-    for (int j = 0; j < L; ++j)
-    {
-      limbs[j] = -limbs[j];
-    }
-    normalize<T>(limbs);
-  }
-  int top = L - 1;
-  while (top >= 0 && limbs[top] == 0)
-  {
-    --top;
-  }
-  if (top < 0)
-  {
-    return T(0);
-  }
-  // A 96-bit window of the three highest limbs (missing ones are 0); its leading bit is at 64..95.
-  auto limb_at = [&](int j) -> unsigned __int128 { return j >= 0 ? static_cast<unsigned __int128>(limbs[j]) : 0; };
-  const unsigned __int128 window = (limb_at(top) << 64) | (limb_at(top - 1) << 32) | limb_at(top - 2);
-  const int leading              = 95 - leading_zeros(static_cast<std::uint32_t>(limbs[top]));
-  const int shift                = leading - (precision - 1); // >= 64 - 52: the bits below the significand
-  std::uint64_t significand      = static_cast<std::uint64_t>(window >> shift);
-  const bool round_bit           = ((window >> (shift - 1)) & 1) != 0;
-  bool sticky                    = (window & ((static_cast<unsigned __int128>(1) << (shift - 1)) - 1)) != 0;
-  for (int j = top - 3; j >= 0 && !sticky; --j)
-  {
-    sticky = limbs[j] != 0;
-  }
-  int exponent = 32 * (top - 2) + shift + F::unit_exponent; // of the significand's last bit
+  // At least 2^62 (|high| >= 1 over at most (2^31 + 1)(2^32 + 1) below it): 10 or more bits below the
+  // significand, the round bit among them.
+  const auto upper   = static_cast<std::uint64_t>(magnitude >> 64);
+  const int leading  = upper != 0 ? 127 - leading_zeros(upper) : 63 - leading_zeros(static_cast<std::uint64_t>(magnitude));
+  const int shift    = leading - (precision - 1);
+  auto significand   = static_cast<std::uint64_t>(magnitude >> shift);
+  const bool round_bit = ((magnitude >> (shift - 1)) & 1) != 0;
+  const bool sticky  = rest_sign != 0 || (magnitude & ((static_cast<unsigned __int128>(1) << (shift - 1)) - 1)) != 0;
+  int exponent       = 32 * (top - 2) + shift + ExactFormat<T>::unit_exponent; // of the significand's last bit
   if (round_bit && (sticky || (significand & 1)))
   {
     ++significand;
@@ -263,9 +265,38 @@ template <class T> __host__ __device__ inline T round_exact(long long* limbs, un
   // Exact in double: a significand of at most 53 bits, scaled by a power of two. For float the
   // conversion is exact too (at most 24 bits, and below 2^-126 only multiples of 2^-149 reach here),
   // and gives infinity past the largest float, as the rounding rule says.
-  const double magnitude = ::ldexp(static_cast<double>(significand), exponent);
-  const T result         = static_cast<T>(magnitude);
+  const T result = static_cast<T>(::ldexp(static_cast<double>(significand), exponent));
   return negative ? -result : result;
+}
+
+// The integer in `limbs` (any carries, each limb below 2^62 in magnitude; destroyed) times the unit, rounded to T to
+// nearest even, or the non-finite result the flags call for. An exact zero is +0. Serial: the host's exact
+// sum (exact_host_sum.hpp); the GPU takes the same steps with a limb per lane (exact_grid_finish.cuh).
+template <class T> __host__ __device__ inline T round_exact(long long* limbs, unsigned non_finite)
+{
+  if (non_finite != 0)
+  {
+    return non_finite_result<T>(non_finite);
+  }
+  balance_step<T>(limbs);
+  balance_step<T>(limbs); // every digit below the top within 2^31 + 1
+  int top = ExactFormat<T>::limbs - 1;
+  while (top >= 0 && limbs[top] == 0)
+  {
+    --top;
+  }
+  if (top < 0)
+  {
+    return T(0);
+  }
+  int below = top - 3; // the highest non-zero digit under the three, if any
+  while (below >= 0 && limbs[below] == 0)
+  {
+    --below;
+  }
+  auto limb_at        = [&](int j) { return j >= 0 ? limbs[j] : 0LL; };
+  const int rest_sign = below < 0 ? 0 : (limbs[below] < 0 ? -1 : 1);
+  return round_from_top<T>(limbs[top], limb_at(top - 1), limb_at(top - 2), top, rest_sign);
 }
 
 } // namespace redu::precision

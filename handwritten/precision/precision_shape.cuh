@@ -37,7 +37,7 @@ inline Status grid_waves(int& waves)
 
 // The exact sum's grid, a value of its own ("precision.exact_waves"), by default one wave of resident
 // blocks: each of its blocks ends with a costlier finish than a plain sum's (warp flushes into shared
-// limbs, thread 0's carries, global limb atomics, the ticket), so it wants few blocks with many tiles.
+// limbs, warp 0's carries, global limb atomics, the ticket), so it wants few blocks with many tiles.
 // Measured: at 64 waves (one 16 KiB tile per block up to 2^27 floats) the H100's exact f32 sum read
 // x0.53-0.58 of the plain sum at 2^22-2^27 and x0.94-0.99 at 2^29-2^30 (code_id d7f2507c5e1c6468); the
 // tuner's run on that code scored one wave 26% faster than 64 over f32/f64 2^22-2^30 (geometric mean,
