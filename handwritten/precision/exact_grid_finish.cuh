@@ -103,6 +103,17 @@ template <class T> __device__ __forceinline__ T warp_round(WarpDigits<T>& digit,
   return round_from_top<T>(high, mid, low, top, rest < 0 ? -1 : (rest > 0 ? 1 : 0));
 }
 
+// The block's limbs in shared memory, a limb per lane.
+template <class T> __device__ __forceinline__ void load_block_digits(const long long* block_limbs, WarpDigits<T>& digit)
+{
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int k = 0; k < warp_chunks<T>; ++k)
+  {
+    digit[k] = 32 * k + lane < ExactFormat<T>::limbs ? block_limbs[32 * k + lane] : 0;
+  }
+}
+
 // Warp 0 of every block, before its ticket (block_arrives_last): the block's integer, after one carry step
 // (every digit within 2^32 but the top one, and zeros above a negative sum's magnitude), goes to the global
 // limbs with one atomic per non-zero digit, all lanes at once (at most 65536 blocks add at most 2^48 to any
@@ -113,14 +124,9 @@ template <class T>
 __device__ __noinline__ void publish_block(const long long* block_limbs, unsigned block_non_finite,
                                            ExactWorkspace<T>* global)
 {
-  constexpr int L = ExactFormat<T>::limbs;
-  const int lane  = threadIdx.x % 32;
+  const int lane = threadIdx.x % 32;
   WarpDigits<T> digit;
-#pragma unroll
-  for (int k = 0; k < warp_chunks<T>; ++k)
-  {
-    digit[k] = 32 * k + lane < L ? block_limbs[32 * k + lane] : 0;
-  }
+  load_block_digits<T>(block_limbs, digit);
   warp_balance_step<T>(digit);
 #pragma unroll
   for (int k = 0; k < warp_chunks<T>; ++k)
@@ -142,16 +148,10 @@ __device__ __noinline__ void publish_block(const long long* block_limbs, unsigne
 template <class T>
 __device__ __noinline__ void round_block(const long long* block_limbs, unsigned non_finite, T* out)
 {
-  constexpr int L = ExactFormat<T>::limbs;
-  const int lane  = threadIdx.x % 32;
   WarpDigits<T> digit;
-#pragma unroll
-  for (int k = 0; k < warp_chunks<T>; ++k)
-  {
-    digit[k] = 32 * k + lane < L ? block_limbs[32 * k + lane] : 0;
-  }
+  load_block_digits<T>(block_limbs, digit);
   const T result = warp_round<T>(digit, non_finite);
-  if (lane == 0)
+  if (threadIdx.x % 32 == 0)
   {
     *out = result;
   }
