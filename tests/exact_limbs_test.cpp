@@ -289,21 +289,21 @@ template <class T> void expect_rounding_ignores_carries(int at, std::uint64_t se
   std::mt19937_64 rng(seed);
   for (int trial = 0; trial < 20000; ++trial)
   {
-    const int bits   = 1 + static_cast<int>(rng() % 120);
+    const int bits              = 1 + static_cast<int>(rng() % 120);
     unsigned __int128 magnitude = (static_cast<unsigned __int128>(rng()) << 64 | rng()) >> (128 - bits);
-    int lead = -1; // the leading bit's position
+    int lead                    = -1; // the leading bit's position
     for (unsigned __int128 m = magnitude; m != 0; m >>= 1)
     {
       ++lead;
     }
     const int below = lead + 1 - std::numeric_limits<T>::digits; // bits under the significand
-    if (trial % 4 == 0 && below > 1) // a tie, or one unit off it either way
+    if (trial % 4 == 0 && below > 1)                             // a tie, or one unit off it either way
     {
       const unsigned __int128 half = static_cast<unsigned __int128>(1) << (below - 1);
       magnitude                    = ((magnitude >> below) << below | half) + static_cast<int>(rng() % 3) - 1;
     }
-    const bool negative = rng() & 1;
-    long long limbs[L]  = {};
+    const bool negative    = rng() & 1;
+    long long limbs[L]     = {};
     unsigned __int128 rest = magnitude;
     for (int j = at; j < L - 1 && rest != 0; ++j, rest >>= 32)
     {
@@ -323,10 +323,10 @@ template <class T> void expect_rounding_ignores_carries(int at, std::uint64_t se
         limbs[j] += k * (1LL << 32);
       }
     }
-    const T scaled   = static_cast<T>(magnitude); // correctly rounded by the compiler's runtime
-    const T expected = magnitude == 0 ? T(0) // an exact zero is +0
-                                      : (negative ? -1 : 1) *
-                                            std::ldexp(scaled, 32 * at + precision::ExactFormat<T>::unit_exponent);
+    const T scaled = static_cast<T>(magnitude); // correctly rounded by the compiler's runtime
+    const T expected =
+        magnitude == 0 ? T(0) // an exact zero is +0
+                       : (negative ? -1 : 1) * std::ldexp(scaled, 32 * at + precision::ExactFormat<T>::unit_exponent);
     ASSERT_EQ(bits_of(precision::round_exact<T>(limbs, 0)), bits_of(expected))
         << "trial " << trial << ", " << bits << " bits at limb " << at;
   }

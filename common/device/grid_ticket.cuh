@@ -40,4 +40,12 @@ __device__ __forceinline__ bool block_arrives_last(unsigned* ticket, unsigned ar
   return is_last;
 }
 
+// The same when the block's contribution is already published before the call: by thread 0, or by
+// thread 0's warp with a __syncwarp() after its writes (so the ticket's release covers every lane's), as
+// the exact sum's warp-wide publish does (handwritten/precision/exact_grid_finish.cuh).
+__device__ __forceinline__ bool block_arrives_last(unsigned* ticket, unsigned arrivals)
+{
+  return block_arrives_last(ticket, arrivals, [] {});
+}
+
 } // namespace redu

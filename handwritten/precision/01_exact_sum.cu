@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(Threads, 1024 / Threads)
   {
     publish_block<T>(block_limbs, block_non_finite, global);
   }
-  if (!block_arrives_last(&global->ticket, gridDim.x, [] {})) // thread 0, in warp 0, takes the ticket
+  if (!block_arrives_last(&global->ticket, gridDim.x)) // published by warp 0 just above
   {
     return;
   }

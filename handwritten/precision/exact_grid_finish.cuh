@@ -85,7 +85,7 @@ template <class T> __device__ __forceinline__ long long warp_digit(const WarpDig
 }
 
 // round_exact (exact_limbs.cuh) by the warp: two carry steps, then the top digit and the highest non-zero
-// one below the top three by ballots instead of walks. Lane 0 returns T's result.
+// one below the top three by ballots instead of walks. Every lane returns T's result.
 template <class T> __device__ __forceinline__ T warp_round(WarpDigits<T>& digit, unsigned non_finite)
 {
   warp_balance_step<T>(digit);
@@ -145,8 +145,7 @@ __device__ __noinline__ void publish_block(const long long* block_limbs, unsigne
 
 // Warp 0 of a grid of one block: its own limbs are the total, rounded once to T. Out of line, as
 // publish_block: round_from_top's 128-bit arithmetic would otherwise weigh on the streaming loop.
-template <class T>
-__device__ __noinline__ void round_block(const long long* block_limbs, unsigned non_finite, T* out)
+template <class T> __device__ __noinline__ void round_block(const long long* block_limbs, unsigned non_finite, T* out)
 {
   WarpDigits<T> digit;
   load_block_digits<T>(block_limbs, digit);

@@ -230,29 +230,31 @@ template <class T> __host__ __device__ inline T non_finite_result(unsigned non_f
 // the sign of everything below them (-1, 0 or 1). The digits must be balanced (two balance_steps: every
 // digit below the top within 2^31 + 1 in magnitude; normalize's are not, a negative number's top digits
 // being -1, 2^32 - 1, 2^32 - 1): then the lower digits add up to less than half a unit of the lowest digit
-// they sit under, so the integer's sign is the window's and the rest's sign is its highest non-zero digit's. A rest of the other sign than the window borrows one unit from the window's
-// magnitude and leaves a non-zero remainder; a rest of the same sign only sets the sticky bit.
+// they sit under, so the integer's sign is the window's and the rest's sign is its highest non-zero
+// digit's. A rest of the other sign than the window borrows one unit from the window's magnitude and leaves
+// a non-zero remainder; a rest of the same sign only sets the sticky bit.
 template <class T>
 __host__ __device__ inline T round_from_top(long long high, long long middle, long long low, int top, int rest_sign)
 {
   constexpr int precision = ExactFormat<T>::fraction_bits + 1;
   const __int128 window   = static_cast<__int128>(high) * (static_cast<__int128>(1) << 64) +
                           static_cast<__int128>(middle) * (1LL << 32) + low;
-  const bool negative            = window < 0;
-  unsigned __int128 magnitude    = static_cast<unsigned __int128>(negative ? -window : window);
+  const bool negative         = window < 0;
+  unsigned __int128 magnitude = static_cast<unsigned __int128>(negative ? -window : window);
   if (rest_sign != 0 && (rest_sign < 0) != negative)
   {
     --magnitude;
   }
   // At least 2^62 (|high| >= 1 over at most (2^31 + 1)(2^32 + 1) below it): 10 or more bits below the
   // significand, the round bit among them.
-  const auto upper   = static_cast<std::uint64_t>(magnitude >> 64);
-  const int leading  = upper != 0 ? 127 - leading_zeros(upper) : 63 - leading_zeros(static_cast<std::uint64_t>(magnitude));
-  const int shift    = leading - (precision - 1);
-  auto significand   = static_cast<std::uint64_t>(magnitude >> shift);
+  const auto upper = static_cast<std::uint64_t>(magnitude >> 64);
+  const int leading =
+      upper != 0 ? 127 - leading_zeros(upper) : 63 - leading_zeros(static_cast<std::uint64_t>(magnitude));
+  const int shift      = leading - (precision - 1);
+  auto significand     = static_cast<std::uint64_t>(magnitude >> shift);
   const bool round_bit = ((magnitude >> (shift - 1)) & 1) != 0;
-  const bool sticky  = rest_sign != 0 || (magnitude & ((static_cast<unsigned __int128>(1) << (shift - 1)) - 1)) != 0;
-  int exponent       = 32 * (top - 2) + shift + ExactFormat<T>::unit_exponent; // of the significand's last bit
+  const bool sticky    = rest_sign != 0 || (magnitude & ((static_cast<unsigned __int128>(1) << (shift - 1)) - 1)) != 0;
+  int exponent         = 32 * (top - 2) + shift + ExactFormat<T>::unit_exponent; // of the significand's last bit
   if (round_bit && (sticky || (significand & 1)))
   {
     ++significand;
@@ -280,20 +282,20 @@ template <class T> __host__ __device__ inline T round_exact(long long* limbs, un
   }
   balance_step<T>(limbs);
   balance_step<T>(limbs); // every digit below the top within 2^31 + 1
-  int top = ExactFormat<T>::limbs - 1;
-  while (top >= 0 && limbs[top] == 0)
-  {
-    --top;
-  }
+  // The highest non-zero digit at or below `limit`, or -1 (the warp's ballot, warp_highest_nonzero).
+  auto highest_nonzero = [&](int limit) {
+    while (limit >= 0 && limbs[limit] == 0)
+    {
+      --limit;
+    }
+    return limit;
+  };
+  const int top = highest_nonzero(ExactFormat<T>::limbs - 1);
   if (top < 0)
   {
     return T(0);
   }
-  int below = top - 3; // the highest non-zero digit under the three, if any
-  while (below >= 0 && limbs[below] == 0)
-  {
-    --below;
-  }
+  const int below     = highest_nonzero(top - 3); // under the three digits of the window
   auto limb_at        = [&](int j) { return j >= 0 ? limbs[j] : 0LL; };
   const int rest_sign = below < 0 ? 0 : (limbs[below] < 0 ? -1 : 1);
   return round_from_top<T>(limbs[top], limb_at(top - 1), limb_at(top - 2), top, rest_sign);
