@@ -28,6 +28,11 @@ Status L2Flusher::init(std::int64_t l2_bytes)
 {
   REDU_TRY(buffer_.allocate(static_cast<std::size_t>(2 * l2_bytes) + sizeof(float4)));
   REDU_CUDA_TRY(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
+  // One flush now, on an idle GPU: a kernel's first launch loads it (CUDA's lazy loading), and the load
+  // can wait for the kernels already running. The GPU clock queues each flush behind the kernel that
+  // holds the stream (report/stream_blocker.hpp), which would then spin out its timeout: the first
+  // cold row of a run without the floor's rows before it failed that way.
+  REDU_TRY(flush(nullptr));
   REDU_CUDA_TRY(cudaDeviceSynchronize());
   return Status::success();
 }

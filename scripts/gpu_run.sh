@@ -11,6 +11,8 @@
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy and pi, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
+#   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
+#   which no kernel of the project changes), when a session's device time must go to the rest.
 #   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
 #   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
@@ -88,6 +90,8 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   step "3. README benchmark command: the sweep into $results/bench.json"
   REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$logs/bench.log" 2>&1 || status=1
   sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench.log" | sed 's/^[0-9]*: //' | head -n 150
+fi
+if [ "${REDU_SKIP_BENCH:-0}" != "1" ] && [ "${REDU_SKIP_TOOLKIT_ROWS:-0}" != "1" ]; then
   step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
   # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
   toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"

@@ -28,8 +28,9 @@ using modern::unroll;
 // aligned and the finishing block reads them with vector loads.
 constexpr std::size_t partials_offset = 16;
 
+// Capped at modern.atomic's occupancy (modern_shape.cuh, min_resident_threads): uncapped, 74-80 registers.
 template <class T, class ReduceOp>
-__global__ void __launch_bounds__(block_threads)
+__global__ void __launch_bounds__(block_threads, modern::min_resident_threads / block_threads)
     last_block_halves(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                       Output<T, ReduceOp>* __restrict__ out, float* partials, unsigned* ticket,
                       bool evict_first)

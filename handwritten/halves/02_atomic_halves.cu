@@ -25,8 +25,10 @@ namespace
 
 using modern::AccumulatorWord;
 
+// Capped at modern.atomic's occupancy (modern_shape.cuh, min_resident_threads): uncapped, bf16 took 71
+// registers at 256 threads and 76 at 512, 3 blocks per SM and 1, where modern.atomic holds 4 and 2.
 template <int Threads, class T, class ReduceOp>
-__global__ void __launch_bounds__(Threads)
+__global__ void __launch_bounds__(Threads, modern::min_resident_threads / Threads)
     atomic_halves(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                   Output<T, ReduceOp>* __restrict__ out, AccumulatorWord<float, ReduceOp>* accumulator,
                   unsigned* ticket, bool evict_first)

@@ -46,10 +46,10 @@ namespace redu::precision
 namespace
 {
 
-// At least half the SM's threads resident (64 registers a thread at most): the double kernel's 128-bit
-// arithmetic and its out-of-line finish would otherwise take over 200 registers and one block per SM.
+// At least modern::min_resident_threads resident (64 registers a thread at most): the double kernel's
+// 128-bit arithmetic and its out-of-line finish would otherwise take over 200 registers and one block per SM.
 template <int Threads, class T>
-__global__ void __launch_bounds__(Threads, 1024 / Threads)
+__global__ void __launch_bounds__(Threads, modern::min_resident_threads / Threads)
     exact_sum(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block, T* __restrict__ out,
               ExactWorkspace<T>* global, bool evict_first)
 {
