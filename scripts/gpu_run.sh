@@ -90,19 +90,19 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   step "3. README benchmark command: the sweep into $results/bench.json"
   REDU_BENCH_ARGS="$*" cmake --workflow --preset bench > "$logs/bench.log" 2>&1 || status=1
   sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench.log" | sed 's/^[0-9]*: //' | head -n 150
-fi
-if [ "${REDU_SKIP_BENCH:-0}" != "1" ] && [ "${REDU_SKIP_TOOLKIT_ROWS:-0}" != "1" ]; then
-  step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
-  # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
-  toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
-  { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
-      "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
-  grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
-  library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
-  ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \
-    --benchmark_out="$results/bench_cccl_toolkit.json" --benchmark_out_format=json \
-    > "$logs/bench_cccl_toolkit.log" 2>&1 || status=1
-  sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench_cccl_toolkit.log" | head -n 40
+  if [ "${REDU_SKIP_TOOLKIT_ROWS:-0}" != "1" ]; then
+    step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
+    # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
+    toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
+    { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
+        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
+    grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+    library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
+    ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \
+      --benchmark_out="$results/bench_cccl_toolkit.json" --benchmark_out_format=json \
+      > "$logs/bench_cccl_toolkit.log" 2>&1 || status=1
+    sed -n '/peak .* GB\/s, measured copy/,$p' "$logs/bench_cccl_toolkit.log" | head -n 40
+  fi
 fi
 
 if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then

@@ -29,7 +29,7 @@ inline constexpr int large_input_log2    = 29; // 512 MiB
 // minimum blocks, min_resident_threads / Threads): 1024, which caps a thread at 64 registers, the register
 // file's 65536 (every SM from sm_70 to sm_100) / 1024. modern.atomic's f32 sum needs no cap: 64
 // registers, 4 blocks of 256 or 2 of 512, 128 KB of loads in flight per SM. Without it the kernels that
-// widen halves or carry a compensation took 68-76 and held 3 blocks of 256 or 1 of 512: halves.atomic
+// widen halves or carry a compensation took 68-80 and held 3 blocks of 256 or 1 of 512: halves.atomic
 // read bf16 2^28 in 182.5 us against 172.2 with the cap (H100; halves/NOTES.md, precision/NOTES.md).
 inline constexpr int min_resident_threads = 1024;
 

@@ -84,16 +84,21 @@ template <class T> __device__ __forceinline__ long long warp_digit(const WarpDig
   return value;
 }
 
-// round_exact (exact_limbs.cuh) by the warp: two carry steps, then the top digit and the highest non-zero
-// one below the top three by ballots instead of walks. Every lane returns T's result.
+// round_exact (exact_limbs.cuh) by the warp, in its order: the non-finite result first, two carry steps,
+// then the top digit and the highest non-zero one below the top three by ballots instead of walks. Every
+// lane returns T's result.
 template <class T> __device__ __forceinline__ T warp_round(WarpDigits<T>& digit, unsigned non_finite)
 {
+  if (non_finite != 0)
+  {
+    return non_finite_result<T>(non_finite);
+  }
   warp_balance_step<T>(digit);
   warp_balance_step<T>(digit); // every digit below the top within 2^31 + 1: round_from_top's condition
   const int top = warp_highest_nonzero<T>(digit, ExactFormat<T>::limbs - 1);
-  if (non_finite != 0 || top < 0)
+  if (top < 0)
   {
-    return non_finite != 0 ? non_finite_result<T>(non_finite) : T(0);
+    return T(0);
   }
   const int below      = warp_highest_nonzero<T>(digit, top - 3);
   const long long high = warp_digit<T>(digit, top);
@@ -103,14 +108,16 @@ template <class T> __device__ __forceinline__ T warp_round(WarpDigits<T>& digit,
   return round_from_top<T>(high, mid, low, top, rest < 0 ? -1 : (rest > 0 ? 1 : 0));
 }
 
-// The block's limbs in shared memory, a limb per lane.
-template <class T> __device__ __forceinline__ void load_block_digits(const long long* block_limbs, WarpDigits<T>& digit)
+// Limb j into lane j % 32 of digit[j / 32], as load(j) gives it; 0 beyond the limbs. The block's limbs come
+// from shared memory, the grid's total from L2.
+template <class T, class Load> __device__ __forceinline__ void load_digits(WarpDigits<T>& digit, Load load)
 {
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int k = 0; k < warp_chunks<T>; ++k)
   {
-    digit[k] = 32 * k + lane < ExactFormat<T>::limbs ? block_limbs[32 * k + lane] : 0;
+    const int j = 32 * k + lane;
+    digit[k]    = j < ExactFormat<T>::limbs ? load(j) : 0;
   }
 }
 
@@ -126,7 +133,7 @@ __device__ __noinline__ void publish_block(const long long* block_limbs, unsigne
 {
   const int lane = threadIdx.x % 32;
   WarpDigits<T> digit;
-  load_block_digits<T>(block_limbs, digit);
+  load_digits<T>(digit, [&](int j) { return block_limbs[j]; });
   warp_balance_step<T>(digit);
 #pragma unroll
   for (int k = 0; k < warp_chunks<T>; ++k)
@@ -148,7 +155,7 @@ __device__ __noinline__ void publish_block(const long long* block_limbs, unsigne
 template <class T> __device__ __noinline__ void round_block(const long long* block_limbs, unsigned non_finite, T* out)
 {
   WarpDigits<T> digit;
-  load_block_digits<T>(block_limbs, digit);
+  load_digits<T>(digit, [&](int j) { return block_limbs[j]; });
   const T result = warp_round<T>(digit, non_finite);
   if (threadIdx.x % 32 == 0)
   {
@@ -165,12 +172,7 @@ template <class T> __device__ __noinline__ void round_total(ExactWorkspace<T>* g
   constexpr int L = ExactFormat<T>::limbs;
   const int lane  = threadIdx.x % 32;
   WarpDigits<T> digit;
-#pragma unroll
-  for (int k = 0; k < warp_chunks<T>; ++k)
-  {
-    const int j = 32 * k + lane;
-    digit[k]    = j < L ? __ldcg(&global->limbs[j]) : 0;
-  }
+  load_digits<T>(digit, [&](int j) { return __ldcg(&global->limbs[j]); });
   const unsigned non_finite = __ldcg(&global->non_finite);
 #pragma unroll
   for (int k = 0; k < warp_chunks<T>; ++k)
