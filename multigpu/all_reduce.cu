@@ -8,9 +8,11 @@
 namespace redu::multigpu
 {
 
-// one_shot.cu, two_shot.cu
+// one_shot.cu, one_shot_push.cu, two_shot.cu
 Status launch_one_shot_all_reduce(Elem elem, int world, int blocks, cudaStream_t stream, const PeerPointers& in,
                                   void* out, std::int64_t count, const Signals& signals, std::uint32_t epoch);
+Status launch_one_shot_push_all_reduce(Elem elem, int world, int blocks, cudaStream_t stream, const void* in, void* out,
+                                       std::int64_t count, const Mailboxes& boxes, std::uint32_t flag, int parity);
 Status launch_two_shot_all_reduce(Elem elem, int world, int blocks, cudaStream_t stream, const PeerPointers& in,
                                   const PeerPointers& scratch, void* out, std::int64_t count, const Signals& signals,
                                   std::uint32_t epoch);
@@ -30,10 +32,16 @@ const char* to_string(AllReduceVariant variant)
   switch (variant)
   {
   case AllReduceVariant::one_shot: return "one_shot";
+  case AllReduceVariant::one_shot_push: return "one_shot_push";
   case AllReduceVariant::two_shot: return "two_shot";
   case AllReduceVariant::nccl: return "nccl";
   }
   return "?";
+}
+
+bool takes(AllReduceVariant variant, std::size_t bytes)
+{
+  return variant != AllReduceVariant::one_shot_push || bytes <= push_max_bytes;
 }
 
 int all_reduce_blocks(std::int64_t work_packs, int sm_count)
@@ -51,6 +59,9 @@ Status AllReduceBuffers::allocate(Communicator& comm, std::size_t max_bytes)
   REDU_TRY(input_.allocate(comm, bytes));
   REDU_TRY(scratch_.allocate(comm, bytes));
   REDU_TRY(signals_.allocate(comm, sizeof(std::uint32_t) * max_barrier_blocks * max_ranks));
+  mailbox_words_ = static_cast<std::int64_t>((std::min(bytes, push_max_bytes) + 3) / 4);
+  REDU_TRY(mailboxes_.allocate(comm, sizeof(unsigned long long) * 2 * comm.world() * mailbox_words_));
+  push_calls_ = 0;
   REDU_TRY(timed_out_.allocate(sizeof(int)));
   REDU_CUDA_TRY(cudaMemset(timed_out_.data(), 0, sizeof(int)));
   epoch_ = 0;
@@ -61,6 +72,7 @@ Status AllReduceBuffers::release(Communicator& comm)
 {
   REDU_TRY(input_.release(comm));
   REDU_TRY(scratch_.release(comm));
+  REDU_TRY(mailboxes_.release(comm));
   return signals_.release(comm);
 }
 
@@ -130,6 +142,33 @@ Status one_shot_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem e
                                     output, count, signals_of(buffers, comm), epoch);
 }
 
+Status one_shot_push_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem elem, std::int64_t count,
+                                void* output)
+{
+  REDU_TRY(check_call(comm, buffers, elem, count));
+  const std::size_t bytes = static_cast<std::size_t>(count) * size_of(elem);
+  if (!takes(AllReduceVariant::one_shot_push, bytes))
+  {
+    return Status::invalid("one_shot_push all-reduce of " + std::to_string(bytes) + " bytes: it takes at most "
+                           + std::to_string(push_max_bytes) + " (use one_shot, two_shot or nccl)");
+  }
+  Mailboxes boxes{};
+  for (int r = 0; r < comm.world(); ++r)
+  {
+    boxes.at[r] = static_cast<unsigned long long*>(buffers.mailboxes_.peer(r));
+  }
+  boxes.words     = buffers.mailbox_words_;
+  boxes.rank      = comm.rank();
+  boxes.timed_out = buffers.timed_out_.as<int>();
+  // Flags 1 .. 2^32 - 1 (0 is the zeroed mailbox), parities alternating with every call.
+  const std::uint64_t call  = buffers.push_calls_++;
+  const auto flag           = static_cast<std::uint32_t>(call % 0xFFFFFFFFull + 1);
+  const std::int64_t words  = static_cast<std::int64_t>((bytes + 3) / 4);
+  const int blocks          = all_reduce_blocks(words, comm.sm_count()); // a thread a word
+  return launch_one_shot_push_all_reduce(elem, comm.world(), blocks, comm.stream(), buffers.input(), output, count,
+                                         boxes, flag, static_cast<int>(call % 2));
+}
+
 Status two_shot_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem elem, std::int64_t count, void* output)
 {
   REDU_TRY(check_call(comm, buffers, elem, count));
@@ -155,6 +194,7 @@ Status all_reduce(AllReduceVariant variant, Communicator& comm, AllReduceBuffers
   switch (variant)
   {
   case AllReduceVariant::one_shot: return one_shot_all_reduce(comm, buffers, elem, count, output);
+  case AllReduceVariant::one_shot_push: return one_shot_push_all_reduce(comm, buffers, elem, count, output);
   case AllReduceVariant::two_shot: return two_shot_all_reduce(comm, buffers, elem, count, output);
   case AllReduceVariant::nccl: return nccl_all_reduce(comm, buffers.input(), elem, count, output);
   }

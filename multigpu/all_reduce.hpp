@@ -1,9 +1,11 @@
 // Element-wise all-reduce (sum) of an m-element vector held by every rank: afterwards every rank holds
-// the element-wise sum. Three ways, one interface:
-//   one_shot   every GPU reads all G buffers over NVLink and sums them itself (one_shot.cu);
-//   two_shot   reduce-scatter then all-gather, both by peer loads (two_shot.cu);
-//   nccl       ncclAllReduce (NCCL picks ring or tree; NVLS is off).
-// The hand-written two sum in rank order 0, 1, ..., G-1 on every GPU, so every GPU gets the same bits,
+// the element-wise sum. Four ways, one interface:
+//   one_shot       every GPU reads all G buffers over NVLink and sums them itself (one_shot.cu);
+//   one_shot_push  every GPU writes its message, flagged, into every GPU's mailbox and sums what arrives
+//                  in its own: no barrier, small messages only (one_shot_push.cu, push_max_bytes);
+//   two_shot       reduce-scatter then all-gather, both by peer loads (two_shot.cu);
+//   nccl           ncclAllReduce (NCCL picks ring or tree; NVLS is off).
+// The hand-written three sum in rank order 0, 1, ..., G-1 on every GPU, so every GPU gets the same bits,
 // and the bits equal the host reference's (pattern.hpp, tests). NCCL promises neither.
 //
 // The hand-written ones work on registered memory: the input must be AllReduceBuffers::input() (the
@@ -34,12 +36,22 @@ inline constexpr Elem all_elems[] = {Elem::f32, Elem::bf16};
 enum class AllReduceVariant
 {
   one_shot,
+  one_shot_push,
   two_shot,
   nccl
 };
 const char* to_string(AllReduceVariant variant);
-inline constexpr AllReduceVariant all_variants[] = {AllReduceVariant::one_shot, AllReduceVariant::two_shot,
-                                                    AllReduceVariant::nccl};
+inline constexpr AllReduceVariant all_variants[] = {AllReduceVariant::one_shot, AllReduceVariant::one_shot_push,
+                                                    AllReduceVariant::two_shot, AllReduceVariant::nccl};
+
+// The largest message one_shot_push takes. It sends 8 bytes per 4 of message to each peer and keeps
+// 2 parities x G senders of them per GPU (4 G m bytes of mailbox): worth it while the barriers it saves
+// (two NVLink round trips) cost more than the doubled bytes; at 512 KB on 2 GPUs those bytes take ~2.3 us
+// at 450 GB/s, about what the two barriers cost.
+inline constexpr std::size_t push_max_bytes = std::size_t{512} << 10;
+
+// Whether `variant` takes a message of `bytes` (all do but one_shot_push above push_max_bytes).
+bool takes(AllReduceVariant variant, std::size_t bytes);
 
 // The grid both hand-written kernels use: threads per block, and the most blocks (one per SM, so every
 // block of every rank is resident at once: a block waiting at a barrier for a block that could not be
@@ -69,12 +81,17 @@ public:
   PeerBuffer input_;   // the message, read by every peer
   PeerBuffer scratch_; // two-shot: this rank's reduced chunk, read by every peer
   PeerBuffer signals_; // barrier flags: [block][sender rank] 32-bit epochs, written by the peers
+  PeerBuffer mailboxes_; // one_shot_push: [parity][sender rank][word] flagged words, written by the peers
+  std::int64_t mailbox_words_ = 0; // per sender and parity
   DeviceBuffer timed_out_;
   std::uint32_t epoch_ = 0; // calls so far; every rank makes the same calls, so the same count
+  std::uint64_t push_calls_ = 0; // one_shot_push calls so far: its parity and its flag
 };
 
 // Enqueue on comm.stream(). `count` elements of `elem`; count * size_of(elem) <= buffers.max_bytes().
 Status one_shot_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem elem, std::int64_t count, void* output);
+Status one_shot_push_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem elem, std::int64_t count,
+                                void* output);
 Status two_shot_all_reduce(Communicator& comm, AllReduceBuffers& buffers, Elem elem, std::int64_t count, void* output);
 Status nccl_all_reduce(Communicator& comm, const void* input, Elem elem, std::int64_t count, void* output);
 

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(chunk_threads)
 
 } // namespace
 
-Status ShardedSum::prepare(const std::string& impl, std::int64_t max_local_n)
+Status ShardedSum::prepare(const std::string& impl, const float* local, std::int64_t max_local_n)
 {
   impl_ = find(impl);
   if (impl_ == nullptr)
@@ -68,7 +68,7 @@ Status ShardedSum::prepare(const std::string& impl, std::int64_t max_local_n)
     return Status::invalid("no registered reduction named " + impl);
   }
   REDU_TRY(partial_.allocate(sizeof(float)));
-  const Problem sizing{Kind::full, DType::f32, Op::sum, std::max<std::int64_t>(max_local_n, 1), 1, nullptr, nullptr};
+  const Problem sizing{Kind::full, DType::f32, Op::sum, max_local_n, 1, local, partial_.data()};
   return allocate_workspace(*impl_, sizing, workspace_buffer_, workspace_);
 }
 

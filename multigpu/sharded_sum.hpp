@@ -34,8 +34,10 @@ inline Range sharded_part(std::int64_t n, int world, int rank)
 class ShardedSum
 {
 public:
-  // `impl`: a registry name supporting full f32 sums; max_local_n: the largest part this rank will sum.
-  Status prepare(const std::string& impl, std::int64_t max_local_n);
+  // `impl`: a registry name supporting full f32 sums; `local`: device memory of max_local_n floats, the
+  // largest part this rank will sum (the registry checks the problem it sizes the workspace for as it
+  // checks a call, pointers included).
+  Status prepare(const std::string& impl, const float* local, std::int64_t max_local_n);
   // Enqueues on comm.stream(): this rank's part (local_n floats at `local`) and the all-reduce into
   // `result` (one float of device memory, the same value on every rank). comm may be null: one GPU, no
   // combine (then `stream` is used).

@@ -219,6 +219,10 @@ struct Bench
         REDU_TRY(fill_signed_pattern(elem, buffers.input(), count, seed + comm.rank(), comm.stream()));
         for (const AllReduceVariant variant : all_variants)
         {
+          if (!takes(variant, bytes))
+          {
+            continue; // one_shot_push above push_max_bytes
+          }
           std::string verified;
           for (const report::Clock clock : clocks)
           {
@@ -284,7 +288,7 @@ struct Bench
     };
 
     ShardedSum plain;
-    REDU_TRY(plain.prepare(options.sharded_impl, part.size()));
+    REDU_TRY(plain.prepare(options.sharded_impl, data.as<float>(), part.size()));
     REDU_TRY(fill_unit_pattern(data.as<float>(), part.size(), part.begin, seed, comm.stream()));
     for (const report::Clock clock : clocks)
     {
@@ -317,7 +321,7 @@ struct Bench
       REDU_TRY(whole.allocate(sizeof(float) * static_cast<std::size_t>(n)));
       REDU_TRY(fill_unit_pattern(whole.as<float>(), n, 0, seed, comm.stream()));
       ShardedSum alone;
-      REDU_TRY(alone.prepare(options.sharded_impl, n));
+      REDU_TRY(alone.prepare(options.sharded_impl, whole.as<float>(), n));
       ReproducibleSum alone_reproducible;
       REDU_TRY(alone_reproducible.prepare(make_chunk_plan(n, chunk, 1)));
       for (const report::Clock clock : clocks)

@@ -75,10 +75,14 @@ Status verify_all(Communicator& comm, int& checks)
     {
       for (const AllReduceVariant variant : all_variants)
       {
+        const std::size_t bytes = static_cast<std::size_t>(count) * size_of(elem);
+        if (!takes(variant, bytes))
+        {
+          continue; // one_shot_push above push_max_bytes
+        }
         for (std::uint32_t round = 0; round < 2; ++round)
         {
           const std::uint32_t seed = 100 * (round + 1);
-          const std::size_t bytes  = static_cast<std::size_t>(count) * size_of(elem);
           REDU_TRY(fill_signed_pattern(elem, buffers.input(), count, seed + comm.rank(), comm.stream()));
           REDU_CUDA_TRY(cudaMemsetAsync(output.data(), 0xFF, bytes, comm.stream()));
           REDU_TRY(all_reduce(variant, comm, buffers, elem, count, output.data()));

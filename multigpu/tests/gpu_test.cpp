@@ -175,6 +175,10 @@ TEST_P(AllReduceOnGpus, EveryVariantMatchesTheHostReference)
       {
         for (const AllReduceVariant variant : all_variants)
         {
+          if (!takes(variant, static_cast<std::size_t>(count) * size_of(elem)))
+          {
+            continue; // one_shot_push above push_max_bytes: its refusal is a test of its own
+          }
           // Two rounds with different inputs: the second finds the flags and the buffers of the first.
           for (std::uint32_t round = 0; round < 2; ++round)
           {
@@ -192,9 +196,71 @@ TEST_P(AllReduceOnGpus, EveryVariantMatchesTheHostReference)
   }));
 }
 
+// The push variant keeps no barrier: calls queued back to back, each with another input, must each find
+// their own words (the mailboxes' two parities), and the input may change as soon as a call is queued.
+TEST_P(AllReduceOnGpus, PushCallsBackToBackEachGetTheirOwnSum)
+{
+  const int world = GetParam();
+  REDU_REQUIRE_GPUS(world);
+  constexpr std::int64_t count = 4099; // several blocks' words, and not a multiple of 16 bytes
+  constexpr int calls          = 16;
+  expect_all_ok(run_ranks(world, [&](Communicator& comm) -> Status {
+    AllReduceBuffers buffers;
+    REDU_TRY(buffers.allocate(comm, static_cast<std::size_t>(count) * 4));
+    redu::DeviceBuffer output;
+    REDU_TRY(output.allocate(static_cast<std::size_t>(count) * 4 * calls));
+    for (const Elem elem : all_elems)
+    {
+      const std::size_t bytes = static_cast<std::size_t>(count) * size_of(elem);
+      for (int i = 0; i < calls; ++i) // no synchronisation in between
+      {
+        REDU_TRY(fill_signed_pattern(elem, buffers.input(), count, 1000 + 10 * i + comm.rank(), comm.stream()));
+        REDU_TRY(one_shot_push_all_reduce(comm, buffers, elem, count, output.as<unsigned char>() + i * bytes));
+      }
+      REDU_TRY(buffers.check_timeouts(comm));
+      for (int i = 0; i < calls; ++i)
+      {
+        REDU_TRY(check_output(AllReduceVariant::one_shot_push, elem, world, count, 1000 + 10 * i,
+                              output.as<unsigned char>() + i * bytes, comm.stream()));
+      }
+    }
+    return buffers.release(comm);
+  }));
+}
+
 INSTANTIATE_TEST_SUITE_P(Gpus, AllReduceOnGpus, testing::Values(1, 2), [](const auto& info) {
   return std::to_string(info.param) + "_gpus";
 });
+
+// Above push_max_bytes the push variant refuses with a clear error, and launches nothing.
+TEST(AllReduceOnOneGpu, PushRefusesMessagesAboveItsLimit)
+{
+  REDU_REQUIRE_GPUS(1);
+  const std::int64_t count = static_cast<std::int64_t>(push_max_bytes / 4) + 1;
+  expect_all_ok(run_ranks(1, [&](Communicator& comm) -> Status {
+    AllReduceBuffers buffers;
+    REDU_TRY(buffers.allocate(comm, static_cast<std::size_t>(count) * 4));
+    redu::DeviceBuffer output;
+    REDU_TRY(output.allocate(static_cast<std::size_t>(count) * 4));
+    REDU_CUDA_TRY(cudaMemset(output.data(), 0x5A, output.bytes()));
+    const Status refused = one_shot_push_all_reduce(comm, buffers, Elem::f32, count, output.data());
+    if (refused.ok() || refused.message().find("at most") == std::string::npos)
+    {
+      return Status::invalid("push of " + std::to_string(count * 4) + " bytes was not refused: " + refused.message());
+    }
+    REDU_CUDA_TRY(cudaStreamSynchronize(comm.stream()));
+    std::vector<unsigned char> after(output.bytes());
+    REDU_CUDA_TRY(cudaMemcpy(after.data(), output.data(), after.size(), cudaMemcpyDeviceToHost));
+    for (const unsigned char b : after)
+    {
+      if (b != 0x5A)
+      {
+        return Status::invalid("the refused push wrote to the output");
+      }
+    }
+    return buffers.release(comm);
+  }));
+}
 
 // Sharded sums of unit_pattern(seed, 0 .. n-1): the plain variant within its error bound, the
 // reproducible one's bits per n, returned for comparison across GPU counts.
@@ -214,7 +280,7 @@ std::map<std::int64_t, std::uint32_t> sharded_sums(int world, std::int64_t chunk
       const Range part = sharded_part(n, world, comm.rank());
       REDU_TRY(fill_unit_pattern(data.as<float>(), part.size(), part.begin, seed, comm.stream()));
       ShardedSum plain;
-      REDU_TRY(plain.prepare("modern.last_block", part.size()));
+      REDU_TRY(plain.prepare("modern.last_block", data.as<float>(), part.size()));
       REDU_TRY(plain.run(&comm, comm.stream(), data.as<float>(), part.size(), result.as<float>()));
       float got = 0;
       REDU_CUDA_TRY(cudaMemcpyAsync(&got, result.data(), sizeof got, cudaMemcpyDeviceToHost, comm.stream()));
