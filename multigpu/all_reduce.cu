@@ -1,5 +1,6 @@
 // The host side of the three all-reduce variants: buffers, grid, epochs, dispatch; and the input fills.
 #include "multigpu/all_reduce.hpp"
+#include "multigpu/mailboxes.cuh"
 #include "multigpu/pattern.hpp"
 #include "multigpu/peer_barrier.cuh"
 
@@ -59,8 +60,8 @@ Status AllReduceBuffers::allocate(Communicator& comm, std::size_t max_bytes)
   REDU_TRY(input_.allocate(comm, bytes));
   REDU_TRY(scratch_.allocate(comm, bytes));
   REDU_TRY(signals_.allocate(comm, sizeof(std::uint32_t) * max_barrier_blocks * max_ranks));
-  mailbox_words_ = static_cast<std::int64_t>((std::min(bytes, push_max_bytes) + 3) / 4);
-  REDU_TRY(mailboxes_.allocate(comm, sizeof(unsigned long long) * 2 * comm.world() * mailbox_words_));
+  const std::size_t mailbox_words = (std::min(bytes, push_max_bytes) + 3) / 4; // a word per 4 message bytes
+  REDU_TRY(mailboxes_.allocate(comm, sizeof(unsigned long long) * 2 * comm.world() * mailbox_words));
   push_calls_ = 0;
   REDU_TRY(timed_out_.allocate(sizeof(int)));
   REDU_CUDA_TRY(cudaMemset(timed_out_.data(), 0, sizeof(int)));
@@ -157,7 +158,9 @@ Status one_shot_push_all_reduce(Communicator& comm, AllReduceBuffers& buffers, E
   {
     boxes.at[r] = static_cast<unsigned long long*>(buffers.mailboxes_.peer(r));
   }
-  boxes.words     = buffers.mailbox_words_;
+  // allocate() sized them [2 parities][world senders][words]
+  boxes.words =
+      static_cast<std::int64_t>(buffers.mailboxes_.bytes() / (sizeof(unsigned long long) * 2 * comm.world()));
   boxes.rank      = comm.rank();
   boxes.timed_out = buffers.timed_out_.as<int>();
   // Flags 1 .. 2^32 - 1 (0 is the zeroed mailbox), parities alternating with every call.

@@ -82,7 +82,6 @@ public:
   PeerBuffer scratch_; // two-shot: this rank's reduced chunk, read by every peer
   PeerBuffer signals_; // barrier flags: [block][sender rank] 32-bit epochs, written by the peers
   PeerBuffer mailboxes_; // one_shot_push: [parity][sender rank][word] flagged words, written by the peers
-  std::int64_t mailbox_words_ = 0; // per sender and parity
   DeviceBuffer timed_out_;
   std::uint32_t epoch_ = 0; // calls so far; every rank makes the same calls, so the same count
   std::uint64_t push_calls_ = 0; // one_shot_push calls so far: its parity and its flag

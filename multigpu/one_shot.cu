@@ -9,6 +9,7 @@
 // The second barrier: a rank must not change its input (the next call's data) while a peer still reads it.
 #include "multigpu/all_reduce.hpp"
 #include "multigpu/peer_barrier.cuh"
+#include "multigpu/world_dispatch.cuh"
 
 namespace redu::multigpu
 {
@@ -39,32 +40,14 @@ __global__ void __launch_bounds__(all_reduce_threads)
   peer_barrier<G>(signals, epoch + 3); // every peer has finished reading this rank's input
 }
 
-template <class E, int G>
-void launch_one_shot(int blocks, cudaStream_t stream, const PeerPointers& in, void* out, std::int64_t count,
-                     const Signals& signals, std::uint32_t epoch)
-{
-  one_shot_kernel<E, G><<<blocks, all_reduce_threads, 0, stream>>>(in, static_cast<typename E::storage*>(out), count,
-                                                                     signals, epoch);
-}
-
 template <class E>
 Status dispatch_one_shot(int world, int blocks, cudaStream_t stream, const PeerPointers& in, void* out,
                          std::int64_t count, const Signals& signals, std::uint32_t epoch)
 {
-  switch (world)
-  {
-  case 1: launch_one_shot<E, 1>(blocks, stream, in, out, count, signals, epoch); break;
-  case 2: launch_one_shot<E, 2>(blocks, stream, in, out, count, signals, epoch); break;
-  case 3: launch_one_shot<E, 3>(blocks, stream, in, out, count, signals, epoch); break;
-  case 4: launch_one_shot<E, 4>(blocks, stream, in, out, count, signals, epoch); break;
-  case 5: launch_one_shot<E, 5>(blocks, stream, in, out, count, signals, epoch); break;
-  case 6: launch_one_shot<E, 6>(blocks, stream, in, out, count, signals, epoch); break;
-  case 7: launch_one_shot<E, 7>(blocks, stream, in, out, count, signals, epoch); break;
-  case 8: launch_one_shot<E, 8>(blocks, stream, in, out, count, signals, epoch); break;
-  default: return Status::invalid("one-shot all-reduce: 1 to 8 GPUs");
-  }
-  REDU_CUDA_TRY(cudaPeekAtLastError());
-  return Status::success();
+  return dispatch_world(world, "one-shot all-reduce", [&](auto gpus) {
+    one_shot_kernel<E, decltype(gpus)::value><<<blocks, all_reduce_threads, 0, stream>>>(
+        in, static_cast<typename E::storage*>(out), count, signals, epoch);
+  });
 }
 
 Status launch_one_shot_all_reduce(Elem elem, int world, int blocks, cudaStream_t stream, const PeerPointers& in,

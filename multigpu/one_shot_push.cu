@@ -14,7 +14,9 @@
 // Flags are the call's number, never 0 (the mailboxes start zeroed), so a word left by an older call
 // never passes for this one's.
 #include "multigpu/all_reduce.hpp"
+#include "multigpu/mailboxes.cuh"
 #include "multigpu/peer_barrier.cuh"
+#include "multigpu/world_dispatch.cuh"
 
 #include <cuda/atomic>
 
@@ -131,31 +133,14 @@ __global__ void __launch_bounds__(all_reduce_threads)
   }
 }
 
-template <class E, int G>
-void launch_push(int blocks, cudaStream_t stream, const void* in, void* out, std::int64_t count, const Mailboxes& boxes,
-                 std::uint32_t flag, int parity)
-{
-  one_shot_push_kernel<E, G><<<blocks, all_reduce_threads, 0, stream>>>(in, out, count, boxes, flag, parity);
-}
-
 template <class E>
 Status dispatch_push(int world, int blocks, cudaStream_t stream, const void* in, void* out, std::int64_t count,
                      const Mailboxes& boxes, std::uint32_t flag, int parity)
 {
-  switch (world)
-  {
-  case 1: launch_push<E, 1>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 2: launch_push<E, 2>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 3: launch_push<E, 3>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 4: launch_push<E, 4>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 5: launch_push<E, 5>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 6: launch_push<E, 6>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 7: launch_push<E, 7>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  case 8: launch_push<E, 8>(blocks, stream, in, out, count, boxes, flag, parity); break;
-  default: return Status::invalid("one-shot push all-reduce: 1 to 8 GPUs");
-  }
-  REDU_CUDA_TRY(cudaPeekAtLastError());
-  return Status::success();
+  return dispatch_world(world, "one-shot push all-reduce", [&](auto gpus) {
+    one_shot_push_kernel<E, decltype(gpus)::value>
+        <<<blocks, all_reduce_threads, 0, stream>>>(in, out, count, boxes, flag, parity);
+  });
 }
 
 } // namespace

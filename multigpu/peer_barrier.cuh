@@ -34,16 +34,6 @@ struct PeerPointers
   const void* at[max_ranks];
 };
 
-// The push variant's mailboxes (one_shot_push.cu), every rank's as this GPU addresses it: 8-byte words,
-// [parity 2][sender rank][words].
-struct Mailboxes
-{
-  unsigned long long* at[max_ranks];
-  std::int64_t words; // per sender and parity
-  int rank;
-  int* timed_out; // local
-};
-
 __device__ __forceinline__ std::uint64_t global_timer_ns()
 {
   std::uint64_t t;

@@ -15,6 +15,8 @@ value tried and at most the largest (below, every candidate takes the warp group
                                                   the candidates 512, 4096: the sweep's 65536x4096)
   halves_rows halves.equal_row_warp_max           halves.segmented, bf16 sum, batched shapes (rows 2049..8192
                                                   with the candidates 2048, 8192: the sweep's 65536x4096)
+  segmented_offsets segmented.segment_threads     segmented.adaptive, f32 sum, the sweep's segmented (offsets)
+                                                  shapes, every one scored (128 or 256 threads a block per segment)
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
@@ -97,7 +99,14 @@ GROUPS = {
     "halves_rows": ("halves.segmented", "bf16", "sum",
                     {"halves.equal_row_warp_max": 2048},
                     {"halves.equal_row_warp_max": [2048, 8192]}, "halves.equal_row_warp_max"),
+    "segmented_offsets": ("segmented.adaptive", "f32", "sum",
+                          {"segmented.segment_threads": 256},
+                          {"segmented.segment_threads": [128, 256]}, None),
 }
+# Groups timed on a benchmark filter of their own instead of full arrays or the batched shapes: their
+# value changes only the offsets path (handwritten/segmented/segmented_shape.cuh), so every segmented
+# shape is scored.
+FILTERS = {"segmented_offsets": "^segmented/"}
 
 
 def label_fields(label: str) -> dict:
@@ -159,7 +168,12 @@ def run(args, group: str, values: dict, out_json: Path) -> dict:
     table = out_json.with_suffix(".txt")
     table.write_text(table_text(values))
     # Full arrays at 2^min_log2..2^30, or (a row group) the sweep's batched shapes, which no size option sets.
-    shapes = ["--benchmark_filter=^batched/"] if GROUPS[group][5] else [f"--min_log2={args.min_log2}", "--max_log2=30"]
+    if group in FILTERS:
+        shapes = [f"--benchmark_filter={FILTERS[group]}"]
+    elif GROUPS[group][5]:
+        shapes = ["--benchmark_filter=^batched/"]
+    else:
+        shapes = [f"--min_log2={args.min_log2}", "--max_log2=30"]
     command = [args.bench, f"--impl={kernels}", f"--types={types}", f"--ops={ops}", *shapes,
                "--floor=no", "--clocks=gpu,host", "--l2=cold,hot", f"--samples={args.samples}",
                f"--benchmark_out={out_json}", "--benchmark_out_format=json"]
@@ -232,6 +246,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     if row_value:
         cases = sorted({case for (_, case, _) in baseline}, key=lambda c: (row_length(c), int(c.split("x")[0])))
         where = f"batched shapes with rows of {shortest + 1}..{longest} elements ({', '.join(cases)})"
+    elif group in FILTERS:
+        where = f"the sweep's shapes matching {FILTERS[group]}"
     else:
         where = f"2^{args.min_log2}..2^30"
     lines = [f"# {group}: {kernels}; {types} {ops}, {where}, GPU and host clocks, L2 cold and hot,",

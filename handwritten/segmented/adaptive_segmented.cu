@@ -53,6 +53,7 @@
 // Source: Lei Mao's batched kernels (a block per row) and the "Large Array Reduce Sum" section (split a
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
 #include "common/device/per_device.cuh"
+#include "common/device/tuned_per_device.cuh"
 #include "common/contract/typed_reduction.cuh"
 #include "handwritten/segmented/big_and_medium.cuh"
 #include "handwritten/segmented/block_per_segment.cuh"
@@ -64,13 +65,31 @@
 #include "handwritten/segmented/tiled_rows.cuh"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <string>
 
 namespace redu::segmented
 {
 namespace
 {
+
+// Threads of the offsets path's block per segment on this GPU: block_per_segment_threads, or
+// bounds_hiding_threads where the GPU's table says so (segmented_shape.cuh says why).
+Status tuned_segment_threads(int& threads)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  REDU_TRY(tuned_per_device(cache, "segmented.segment_threads", block_per_segment_threads, bounds_hiding_threads,
+                            block_per_segment_threads, threads));
+  if (threads != bounds_hiding_threads && threads != block_per_segment_threads)
+  {
+    return Status::invalid("tuning table: segmented.segment_threads = " + std::to_string(threads) + " is neither "
+                           + std::to_string(bounds_hiding_threads) + " nor "
+                           + std::to_string(block_per_segment_threads));
+  }
+  return Status::success();
+}
 
 // log2 of the row length in vectors when equal rows can take reduce_pow2_rows, -1 otherwise.
 template <class T>
@@ -186,8 +205,13 @@ private:
       }
       else
       {
-        REDU_TRY((launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(in, out, segs, p.segments,
-                                                                                  split_above, scratch, stream)));
+        int threads = 0;
+        REDU_TRY(tuned_segment_threads(threads));
+        REDU_TRY((threads == bounds_hiding_threads
+                      ? launch_block_per_segment<bounds_hiding_threads, T, ReduceOp>(in, out, segs, p.segments,
+                                                                                    split_above, scratch, stream)
+                      : launch_block_per_segment<block_per_segment_threads, T, ReduceOp>(in, out, segs, p.segments,
+                                                                                        split_above, scratch, stream)));
       }
     }
     else

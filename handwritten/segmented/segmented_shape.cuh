@@ -75,6 +75,14 @@ inline constexpr std::int64_t min_length_for_block_per_row = 2048;
 // 4 per SM) lost on every shape.
 inline constexpr int block_per_segment_threads   = 256;
 inline constexpr int long_segment_threads        = 512;
+// Segments given as offsets make every block read its two bounds before its first load: one round trip
+// per block with no load of its own in flight. On the H200 that cost 6.2 us of 246.7 at 2^16 x 4096 floats
+// (2.6%; 0.4 us on the H100), and 128-thread blocks, twice as many resident and so twice as many waiting
+// on their bounds at once, hid two thirds of it and sped log-normal segments by 16%, while on the H100 they
+// cost 1.2% at 2^16 x 4096 (NOTES.md, ideas 12-13). So the offsets path's block size is the GPU's: its
+// table's "segmented.segment_threads" (128 or 256; scripts/tune_shapes.py, group segmented_offsets), by
+// default block_per_segment_threads. Equal rows read no bounds and keep 256.
+inline constexpr int bounds_hiding_threads = 128;
 inline constexpr std::int64_t long_average_bytes = std::int64_t{512} << 10;
 // In the block-per-segment launch, a segment is split over the second launch's blocks only when it is
 // longer than one piece (128 KiB) and than this many times the average length (see run_general()).
