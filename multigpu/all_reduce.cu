@@ -60,8 +60,8 @@ Status AllReduceBuffers::allocate(Communicator& comm, std::size_t max_bytes)
   REDU_TRY(input_.allocate(comm, bytes));
   REDU_TRY(scratch_.allocate(comm, bytes));
   REDU_TRY(signals_.allocate(comm, sizeof(std::uint32_t) * max_barrier_blocks * max_ranks));
-  const std::size_t mailbox_words = (std::min(bytes, push_max_bytes) + 3) / 4; // a word per 4 message bytes
-  REDU_TRY(mailboxes_.allocate(comm, sizeof(unsigned long long) * 2 * comm.world() * mailbox_words));
+  const std::size_t box_words = (std::min(bytes, push_max_bytes) + 3) / 4; // a word per 4 message bytes
+  REDU_TRY(mailboxes_.allocate(comm, mailbox_bytes(comm.world(), static_cast<std::int64_t>(box_words))));
   push_calls_ = 0;
   REDU_TRY(timed_out_.allocate(sizeof(int)));
   REDU_CUDA_TRY(cudaMemset(timed_out_.data(), 0, sizeof(int)));
@@ -158,9 +158,7 @@ Status one_shot_push_all_reduce(Communicator& comm, AllReduceBuffers& buffers, E
   {
     boxes.at[r] = static_cast<unsigned long long*>(buffers.mailboxes_.peer(r));
   }
-  // allocate() sized them [2 parities][world senders][words]
-  boxes.words =
-      static_cast<std::int64_t>(buffers.mailboxes_.bytes() / (sizeof(unsigned long long) * 2 * comm.world()));
+  boxes.words     = mailbox_words(buffers.mailboxes_.bytes(), comm.world()); // as allocate() sized them
   boxes.rank      = comm.rank();
   boxes.timed_out = buffers.timed_out_.as<int>();
   // Flags 1 .. 2^32 - 1 (0 is the zeroed mailbox), parities alternating with every call.

@@ -4,6 +4,7 @@
 
 #include "multigpu/communicator.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace redu::multigpu
@@ -16,5 +17,21 @@ struct Mailboxes
   int rank;
   int* timed_out; // local
 };
+
+// The layout in one place: the bytes AllReduceBuffers::allocate asks for, the words per sender and parity
+// the host reads back from an allocation, and the index of one word.
+constexpr std::size_t mailbox_bytes(int world, std::int64_t words)
+{
+  return sizeof(unsigned long long) * 2 * static_cast<std::size_t>(world) * static_cast<std::size_t>(words);
+}
+constexpr std::int64_t mailbox_words(std::size_t bytes, int world)
+{
+  return static_cast<std::int64_t>(bytes / (sizeof(unsigned long long) * 2 * static_cast<std::size_t>(world)));
+}
+__host__ __device__ constexpr std::int64_t mailbox_index(int parity, int sender, int world, std::int64_t words,
+                                                         std::int64_t word)
+{
+  return (static_cast<std::int64_t>(parity) * world + sender) * words + word;
+}
 
 } // namespace redu::multigpu

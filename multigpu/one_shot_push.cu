@@ -78,9 +78,9 @@ __global__ void __launch_bounds__(all_reduce_threads)
   const std::int64_t words           = (count + P::per_word - 1) / P::per_word;
   const std::int64_t stride          = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t first           = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  // [parity][sender][word] in every mailbox; system scope: the peers' stores arrive over NVLink.
+  // One word of a mailbox (layout: mailboxes.cuh); system scope: the peers' stores arrive over NVLink.
   const auto slot = [&](Word* box, int par, int sender, std::int64_t w) {
-    return cuda::atomic_ref<Word, cuda::thread_scope_system>(box[(static_cast<std::int64_t>(par) * G + sender) * boxes.words + w]);
+    return cuda::atomic_ref<Word, cuda::thread_scope_system>(box[mailbox_index(par, sender, G, boxes.words, w)]);
   };
   for (std::int64_t w = first; w < words; w += stride)
   {

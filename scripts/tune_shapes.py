@@ -71,42 +71,42 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# name -> (kernels, types, ops, defaults, candidates, row_value). The defaults are those of the family's
+# name -> (kernels, types, ops, defaults, candidates, shapes). The defaults are those of the family's
 # shape header (handwritten/modern/modern_shape.cuh, handwritten/argext/argext_shape.cuh,
-# handwritten/precision/precision_shape.cuh), which a table overrides. row_value: None for a group timed
-# on full arrays (2^--min_log2..2^30); else the group is timed on the batched shapes, and scored on those
-# whose row length lies in (smallest, largest] of this value's defaults and candidates.
+# handwritten/precision/precision_shape.cuh), which a table overrides. shapes, what the group is timed on:
+#   FULL                   full arrays, 2^--min_log2..2^30;
+#   ("rows", value)        the sweep's batched shapes, scored on those whose row length lies in
+#                          (smallest, largest] of this value's defaults and candidates;
+#   ("filter", regex)      the sweep's shapes matching a benchmark filter, every one scored (the segmented
+#                          offsets path: its value changes only that path, handwritten/segmented/segmented_shape.cuh).
+FULL = ("full", None)
 GROUPS = {
     "modern": ("modern.atomic,modern.last_block,modern.vec_two_pass,modern.cluster", "f32,f64,i32", "sum",
                {"modern.waves": 64, "modern.large_input_log2": 29},
-               {"modern.waves": [1, 8, 64], "modern.large_input_log2": [26, 29]}, None),
+               {"modern.waves": [1, 8, 64], "modern.large_input_log2": [26, 29]}, FULL),
     "argext": ("argext.key64,argext.pair", "f32,i32", "argmax",
                {"argext.waves": 16},
-               {"argext.waves": [1, 2, 4, 16]}, None),
+               {"argext.waves": [1, 2, 4, 16]}, FULL),
     # Both compensated kernels read precision.waves; the score takes the faster per case, as for modern.
     # With only the tree kernel scored, the H100's table took 8 waves (score 0.988), under which the
     # atomic kernel read x0.96-0.98 of modern.atomic at 2^25-2^30 f32 against x0.97-0.997 at 64 (GPU
     # clock, cold L2, CCCL 3.5.0, sixteenth session's experiment call).
     "precision": ("precision.compensated_sum,precision.compensated_atomic", "f32,f64", "sum",
                   {"precision.waves": 64},
-                  {"precision.waves": [1, 8, 64]}, None),
+                  {"precision.waves": [1, 8, 64]}, FULL),
     "exact": ("precision.exact_sum", "f32,f64", "sum",
               {"precision.exact_waves": 1},
-              {"precision.exact_waves": [1, 2, 8, 64]}, None),
+              {"precision.exact_waves": [1, 2, 8, 64]}, FULL),
     "argext_rows": ("argext.rows", "f32", "argmax",
                     {"argext.equal_row_warp_max": 512},
-                    {"argext.equal_row_warp_max": [512, 4096]}, "argext.equal_row_warp_max"),
+                    {"argext.equal_row_warp_max": [512, 4096]}, ("rows", "argext.equal_row_warp_max")),
     "halves_rows": ("halves.segmented", "bf16", "sum",
                     {"halves.equal_row_warp_max": 2048},
-                    {"halves.equal_row_warp_max": [2048, 8192]}, "halves.equal_row_warp_max"),
+                    {"halves.equal_row_warp_max": [2048, 8192]}, ("rows", "halves.equal_row_warp_max")),
     "segmented_offsets": ("segmented.adaptive", "f32", "sum",
                           {"segmented.segment_threads": 256},
-                          {"segmented.segment_threads": [128, 256]}, None),
+                          {"segmented.segment_threads": [128, 256]}, ("filter", "^segmented/")),
 }
-# Groups timed on a benchmark filter of their own instead of full arrays or the batched shapes: their
-# value changes only the offsets path (handwritten/segmented/segmented_shape.cuh), so every segmented
-# shape is scored.
-FILTERS = {"segmented_offsets": "^segmented/"}
 
 
 def label_fields(label: str) -> dict:
@@ -167,10 +167,11 @@ def run(args, group: str, values: dict, out_json: Path) -> dict:
     kernels, types, ops = GROUPS[group][:3]
     table = out_json.with_suffix(".txt")
     table.write_text(table_text(values))
-    # Full arrays at 2^min_log2..2^30, or (a row group) the sweep's batched shapes, which no size option sets.
-    if group in FILTERS:
-        shapes = [f"--benchmark_filter={FILTERS[group]}"]
-    elif GROUPS[group][5]:
+    # Full arrays at 2^min_log2..2^30, or the sweep's shapes by a filter (no size option sets them).
+    kind, value = GROUPS[group][5]
+    if kind == "filter":
+        shapes = [f"--benchmark_filter={value}"]
+    elif kind == "rows":
         shapes = ["--benchmark_filter=^batched/"]
     else:
         shapes = [f"--min_log2={args.min_log2}", "--max_log2=30"]
@@ -205,7 +206,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
                 context = context or data["context"]
                 samples[i].append(times(data))
 
-    row_value = GROUPS[group][5]
+    kind, value = GROUPS[group][5]
+    row_value = value if kind == "rows" else None
     if row_value:  # a row group: only the shapes whose launch a candidate can change
         tried = [defaults[row_value], *candidates[row_value]]
         shortest, longest = min(tried), max(tried)
@@ -246,8 +248,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     if row_value:
         cases = sorted({case for (_, case, _) in baseline}, key=lambda c: (row_length(c), int(c.split("x")[0])))
         where = f"batched shapes with rows of {shortest + 1}..{longest} elements ({', '.join(cases)})"
-    elif group in FILTERS:
-        where = f"the sweep's shapes matching {FILTERS[group]}"
+    elif kind == "filter":
+        where = f"the sweep's shapes matching {value}"
     else:
         where = f"2^{args.min_log2}..2^30"
     lines = [f"# {group}: {kernels}; {types} {ops}, {where}, GPU and host clocks, L2 cold and hot,",

@@ -1,7 +1,10 @@
-// Host side: which L2 eviction priority the 16-byte loads of a read-once input take (StreamingLoad in
-// vector_load.cuh), chosen from the input's size and the device's L2 size.
+// Host side: which form the 16-byte loads of a read-once input take (InputLoad in vector_load.cuh), chosen
+// from the input's size and the device's L2 size.
 //
-// Rule: evict_first when the input is larger than the L2, evict_normal when it fits.
+// Rule: evict_first when the input is larger than the L2, evict_normal when it fits. The modern family takes
+// the fitting case as plain read-only loads, which the L2 keeps at that same default priority and which read
+// faster than the explicit hint (InputLoad<false>, vector_load.cuh; handwritten/modern/NOTES.md, idea 28);
+// the other families keep the hint, not yet re-measured.
 // Why, for inputs larger than the L2: nothing of them can still be resident when the next pass starts, so
 // their lines should replace each other, not the lines already resident. On an H200 that read 13-15%
 // faster at 2^28-2^30 floats; on an H100 it moved by at most 0.3% (handwritten/modern/NOTES.md, idea 20).

@@ -112,12 +112,13 @@ struct ReadOnlyLoad
   template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const { return {__ldg(&p->v)}; }
 };
 
-// Input that nothing writes during the launch and that is read once: the read-only path (ld.global.nc),
-// no L1 allocation (each byte is used once), and an explicit L2 eviction priority. evict_first: the
-// input's lines replace each other instead of the lines already resident, which after a write-heavy
-// producer are dirty, so the reduction does not pay for writing them back; on an H200 it also read 13%
-// faster than evict_normal at 2^28-2^30 floats (handwritten/modern/NOTES.md, ideas 7 and 20).
-// evict_normal stays selectable: the floor search (bench/floor.cu) tries both.
+// Input that nothing writes during the launch and that is read once, with an explicit L2 eviction priority:
+// the read-only path (ld.global.nc), no L1 allocation (each byte is used once), and the priority as a
+// cache-policy operand. evict_first: the input's lines replace each other instead of the lines already
+// resident, which after a write-heavy producer are dirty, so the reduction does not pay for writing them
+// back; on an H200 it also read 13% faster than evict_normal at 2^28-2^30 floats (handwritten/modern/
+// NOTES.md, ideas 7 and 20). The floor search (bench/floor.cu) tries both priorities; the modern family
+// takes it through InputLoad below, the other families directly (evict_normal when the input fits).
 class StreamingLoad
 {
 public:
@@ -146,6 +147,34 @@ public:
 
 private:
   std::uint64_t policy_;
+};
+
+// A read-once input in the form the launch chose from its size (input_evict_first, common/device/l2_policy.cuh),
+// a template argument of the kernel (the modern family's):
+//   InputLoad<true>,  larger than the L2: StreamingLoad(evict_first), for the reasons above;
+//   InputLoad<false>, fits in the L2: a plain read-only load (ld.global.nc.v4: no L1 flag, no L2 hint), whose
+//                     lines the L2 keeps at its default priority for the next reader, as evict_normal would.
+//                     Against StreamingLoad(evict_normal) it read up to 10% faster at 2^20-2^23 elements on
+//                     the H100 and up to 4.6% on the H200 (handwritten/modern/NOTES.md, idea 28). Loaded as four
+//                     32-bit words like StreamingLoad: __ldg of a double2 took the f64 kernel from 64 to 74
+//                     registers, 4 -> 3 resident blocks of 256 threads per SM.
+// A template argument, not a run-time flag: one kernel holding both forms took 72 registers for f64 (the same
+// lost block per SM), and ran 4-10% slower at 2^21 doubles on the H100, where 512 blocks no longer fit in one
+// wave of 396.
+template <bool EvictFirst> struct InputLoad;
+
+template <> struct InputLoad<true> : StreamingLoad
+{
+  __device__ __forceinline__ InputLoad() : StreamingLoad(true) {}
+};
+
+template <> struct InputLoad<false>
+{
+  template <class T> __device__ __forceinline__ T scalar(const T* p) const { return __ldg(p); }
+  template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const
+  {
+    return to_pack<T>(__ldg(reinterpret_cast<const uint4*>(p)));
+  }
 };
 
 // Values other blocks wrote earlier in the same launch (a finishing block's partials): the read-only

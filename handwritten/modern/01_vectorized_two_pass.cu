@@ -7,7 +7,7 @@
 // one memory round trip, few partials), and for large inputs contiguous runs of tiles per block, at most
 // 64 waves of what the device holds at once (occupancy API x SM count, queried once per device), so the
 // hardware block scheduler balances the SMs instead of a persistent grid waiting for its slowest block.
-// Loads skip L1 and carry an L2 eviction priority chosen by size (StreamingLoad, common/device/vector_load.cuh).
+// Loads take the read-only path in the form chosen by size (InputLoad, common/device/vector_load.cuh).
 // Warps reduce by butterfly shuffles (one REDUX instruction for int32), blocks through one shared slot
 // per warp, and a second launch of one block reduces the partials.
 // Flaw removed (vs basics.two_pass_grid_stride and moderngpu.reduce): 4-byte loads, one dependent load
@@ -28,12 +28,12 @@ namespace redu::modern
 namespace
 {
 
-template <class T, class ReduceOp>
+template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads)
     vectorized_partials(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                        T* __restrict__ out, bool evict_first, ReduceOp op)
+                        T* __restrict__ out, ReduceOp op)
 {
-  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  const T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, InputLoad<EvictFirst>{}, op);
   if (threadIdx.x == 0)
   {
     out[blockIdx.x] = value;
@@ -55,7 +55,16 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = vectorized_partials<T, ReduceOp>;
+    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
+    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+  }
+
+private:
+  template <class T, class ReduceOp, bool EvictFirst>
+  static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
+  {
+    constexpr auto kernel = vectorized_partials<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
     int waves = 0;
     REDU_TRY(grid_waves(waves));
@@ -64,17 +73,17 @@ public:
     auto* out      = static_cast<T*>(p.output);
     if (shape.blocks == 1)
     {
-      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, out, shape.evict_first, ReduceOp{});
+      kernel<<<1, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, out, ReduceOp{});
       REDU_CUDA_TRY(cudaPeekAtLastError());
       return Status::success();
     }
     auto* partials = static_cast<T*>(ws.data);
-    kernel<<<shape.blocks, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, partials,
-                                                       shape.evict_first, ReduceOp{});
+    kernel<<<shape.blocks, block_threads, 0, stream>>>(in, p.n, shape.tiles_per_block, partials, ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     // One block takes every tile of the partials (tiles_per_block = their count is enough); they are
-    // few and were just written, so they stay evict_normal.
-    kernel<<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, out, false, ReduceOp{});
+    // few and were just written, so they take the fitting input's plain read-only loads.
+    vectorized_partials<T, ReduceOp, false><<<1, block_threads, 0, stream>>>(partials, shape.blocks, shape.blocks, out,
+                                                                              ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

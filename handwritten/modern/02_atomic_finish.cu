@@ -39,13 +39,12 @@ namespace
 // Accumulator<T, ReduceOp> (combine, decode), AccumulatorWord and fold_into_total (the block's value in,
 // the total out in the last block): atomic_accumulator.cuh, shared with the kernels that finish this way.
 
-template <int Threads, class T, class ReduceOp>
+template <int Threads, class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(Threads)
     atomic_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                  T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket,
-                  bool evict_first, ReduceOp op)
+                  T* __restrict__ out, AccumulatorWord<T, ReduceOp>* accumulator, unsigned* ticket, ReduceOp op)
 {
-  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  const T value = block_fold<Threads, unroll>(in, n, blockIdx.x, tiles_per_block, InputLoad<EvictFirst>{}, op);
   if (threadIdx.x != 0)
   {
     return;
@@ -98,18 +97,22 @@ public:
     // Large inputs take larger blocks (modern_shape.cuh says why).
     bool large = false;
     REDU_TRY(takes_large_blocks(p.n, sizeof(T), large));
+    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
     if (large)
     {
-      return launch<large_input_threads, T, ReduceOp>(p, ws, stream);
+      return evict_first ? launch<large_input_threads, T, ReduceOp, true>(p, ws, stream)
+                         : launch<large_input_threads, T, ReduceOp, false>(p, ws, stream);
     }
-    return launch<block_threads, T, ReduceOp>(p, ws, stream);
+    return evict_first ? launch<block_threads, T, ReduceOp, true>(p, ws, stream)
+                       : launch<block_threads, T, ReduceOp, false>(p, ws, stream);
   }
 
 private:
-  template <int Threads, class T, class ReduceOp>
+  template <int Threads, class T, class ReduceOp, bool EvictFirst>
   static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
   {
-    constexpr auto kernel = atomic_finish<Threads, T, ReduceOp>;
+    constexpr auto kernel = atomic_finish<Threads, T, ReduceOp, EvictFirst>;
     LaunchShape shape;
     int waves = 0;
     REDU_TRY(grid_waves(waves));
@@ -117,8 +120,7 @@ private:
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  static_cast<T*>(p.output), accumulator,
-                                                 reinterpret_cast<unsigned*>(accumulator + 1), shape.evict_first,
-                                                 ReduceOp{});
+                                                 reinterpret_cast<unsigned*>(accumulator + 1), ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

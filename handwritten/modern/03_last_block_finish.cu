@@ -28,12 +28,12 @@ namespace
 // aligned and the finishing block reads them with vector loads.
 constexpr std::size_t partials_offset = 16;
 
-template <class T, class ReduceOp>
+template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads)
     last_block_finish(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                      T* __restrict__ out, T* partials, unsigned* ticket, bool evict_first, ReduceOp op)
+                      T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
 {
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, InputLoad<EvictFirst>{}, op);
   if (gridDim.x == 1)
   {
     if (threadIdx.x == 0)
@@ -81,7 +81,16 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = last_block_finish<T, ReduceOp>;
+    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
+    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+  }
+
+private:
+  template <class T, class ReduceOp, bool EvictFirst>
+  static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
+  {
+    constexpr auto kernel = last_block_finish<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
     int waves = 0;
     REDU_TRY(grid_waves(waves));
@@ -89,8 +98,7 @@ public:
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<T*>(p.output),
-        reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base), shape.evict_first,
-        ReduceOp{});
+        reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base), ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

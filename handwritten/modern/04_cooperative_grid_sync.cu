@@ -23,12 +23,12 @@ namespace redu::modern
 namespace
 {
 
-template <class T, class ReduceOp>
+template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads)
     cooperative_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                       T* __restrict__ out, T* partials, bool evict_first, ReduceOp op)
+                       T* __restrict__ out, T* partials, ReduceOp op)
 {
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, InputLoad<EvictFirst>{}, op);
   if (gridDim.x == 1)
   {
     if (threadIdx.x == 0)
@@ -69,7 +69,16 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = cooperative_reduce<T, ReduceOp>;
+    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
+    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+  }
+
+private:
+  template <class T, class ReduceOp, bool EvictFirst>
+  static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
+  {
+    constexpr auto kernel = cooperative_reduce<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
     REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, cooperative_waves, shape)));
     const auto* in         = static_cast<const T*>(p.input);
@@ -77,9 +86,8 @@ public:
     std::int64_t per_block = shape.tiles_per_block;
     auto* out              = static_cast<T*>(p.output);
     auto* partials         = static_cast<T*>(ws.data);
-    bool evict_first       = shape.evict_first;
     ReduceOp op{};
-    void* args[] = {&in, &n, &per_block, &out, &partials, &evict_first, &op};
+    void* args[] = {&in, &n, &per_block, &out, &partials, &op};
     REDU_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
                                               dim3(block_threads), args, 0, stream));
     return Status::success();

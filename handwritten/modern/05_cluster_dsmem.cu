@@ -33,17 +33,17 @@ namespace
 // The ticket sits in the first 16 bytes of the workspace; the per-cluster partials follow, 16-byte aligned.
 constexpr std::size_t partials_offset = 16;
 
-template <class T, class ReduceOp>
+template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads)
     cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                   T* __restrict__ out, T* partials, unsigned* ticket, bool evict_first, ReduceOp op)
+                   T* __restrict__ out, T* partials, unsigned* ticket, ReduceOp op)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg                    = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
   __shared__ T block_value;
 
-  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, StreamingLoad(evict_first), op);
+  T value = block_fold<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block, InputLoad<EvictFirst>{}, op);
   if (threadIdx.x == 0)
   {
     block_value = value;
@@ -111,7 +111,16 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = cluster_reduce<T, ReduceOp>;
+    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
+    REDU_TRY(input_evict_first<T>(p.n, evict_first));
+    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+  }
+
+private:
+  template <class T, class ReduceOp, bool EvictFirst>
+  static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
+  {
+    constexpr auto kernel = cluster_reduce<T, ReduceOp, EvictFirst>;
     cudaLaunchAttribute cluster_shape{};
     cluster_shape.id               = cudaLaunchAttributeClusterDimension;
     cluster_shape.val.clusterDim.x = cluster_blocks;
@@ -135,14 +144,13 @@ public:
     REDU_TRY(grid_waves(waves));
     LaunchShape shape = shape_for<T>(
         p.n, block_threads * unroll, static_cast<std::int64_t>(waves) * resident_clusters * cluster_blocks);
-    REDU_TRY(input_evict_first<T>(p.n, shape.evict_first));
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);
     REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                      static_cast<T*>(p.output),
                                      reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base),
-                                     shape.evict_first, ReduceOp{}));
+                                     ReduceOp{}));
     return Status::success();
   }
 };

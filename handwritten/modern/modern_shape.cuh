@@ -50,7 +50,8 @@ inline constexpr int cooperative_waves = 1;
 // over DSMEM, is as wide as it can be everywhere.
 inline constexpr int cluster_blocks = 8;
 
-// The input loads' L2 priority is not a constant: evict_first for inputs larger than the L2, evict_normal
-// for those that fit, from the device's L2 size (common/device/l2_policy.cuh; NOTES.md, ideas 20 and 21).
+// The input loads' form is not a constant: StreamingLoad with evict_first for inputs larger than the L2,
+// plain read-only loads for those that fit, from the device's L2 size (InputLoad in
+// common/device/vector_load.cuh, the rule in common/device/l2_policy.cuh; NOTES.md, ideas 20, 21 and 28).
 
 } // namespace redu::modern
