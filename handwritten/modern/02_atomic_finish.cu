@@ -97,15 +97,11 @@ public:
     // Large inputs take larger blocks (modern_shape.cuh says why).
     bool large = false;
     REDU_TRY(takes_large_blocks(p.n, sizeof(T), large));
-    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
-    REDU_TRY(input_evict_first<T>(p.n, evict_first));
-    if (large)
-    {
-      return evict_first ? launch<large_input_threads, T, ReduceOp, true>(p, ws, stream)
-                         : launch<large_input_threads, T, ReduceOp, false>(p, ws, stream);
-    }
-    return evict_first ? launch<block_threads, T, ReduceOp, true>(p, ws, stream)
-                       : launch<block_threads, T, ReduceOp, false>(p, ws, stream);
+    return with_input_load<T>(p.n, [&](auto evict_first) { // the input's load form: grid_shape.cuh
+      constexpr bool EvictFirst = decltype(evict_first)::value;
+      return large ? launch<large_input_threads, T, ReduceOp, EvictFirst>(p, ws, stream)
+                   : launch<block_threads, T, ReduceOp, EvictFirst>(p, ws, stream);
+    });
   }
 
 private:
@@ -116,7 +112,7 @@ private:
     LaunchShape shape;
     int waves = 0;
     REDU_TRY(grid_waves(waves));
-    REDU_TRY((launch_shape<kernel, Threads, unroll, T>(p.n, waves, shape)));
+    REDU_TRY((grid_shape<kernel, Threads, unroll, T>(p.n, waves, shape)));
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  static_cast<T*>(p.output), accumulator,

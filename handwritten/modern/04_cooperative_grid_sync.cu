@@ -69,9 +69,9 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
-    REDU_TRY(input_evict_first<T>(p.n, evict_first));
-    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+    return with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
+      return launch<T, ReduceOp, decltype(evict_first)::value>(p, ws, stream);
+    });
   }
 
 private:
@@ -80,7 +80,7 @@ private:
   {
     constexpr auto kernel = cooperative_reduce<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
-    REDU_TRY((launch_shape<kernel, block_threads, unroll, T>(p.n, cooperative_waves, shape)));
+    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, cooperative_waves, shape)));
     const auto* in         = static_cast<const T*>(p.input);
     std::int64_t n         = p.n;
     std::int64_t per_block = shape.tiles_per_block;

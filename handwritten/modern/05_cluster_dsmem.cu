@@ -111,9 +111,9 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    bool evict_first = false; // the input's load form (InputLoad, common/device/vector_load.cuh)
-    REDU_TRY(input_evict_first<T>(p.n, evict_first));
-    return evict_first ? launch<T, ReduceOp, true>(p, ws, stream) : launch<T, ReduceOp, false>(p, ws, stream);
+    return with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
+      return launch<T, ReduceOp, decltype(evict_first)::value>(p, ws, stream);
+    });
   }
 
 private:

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 namespace redu::modern
 {
@@ -61,15 +62,33 @@ inline Status takes_large_blocks(std::int64_t n, std::size_t element_bytes, bool
   return Status::success();
 }
 
-// The shape for a kernel of this family: at most `waves` waves of its resident blocks, and the L2
-// priority for n elements of T on this device.
+// The grid for a kernel of this family: at most `waves` waves of its resident blocks.
 template <auto Kernel, int Threads, int Unroll, class T>
-Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
+Status grid_shape(std::int64_t n, int waves, LaunchShape& shape)
 {
   int resident = 0;
   REDU_TRY((resident_blocks<Kernel, Threads>(resident)));
   shape = shape_for<T>(n, Threads * Unroll, static_cast<std::int64_t>(waves) * resident);
+  return Status::success();
+}
+
+// The grid, and the L2 priority for n elements of T on this device, for kernels that take the priority
+// as an argument (StreamingLoad: the halves and precision families).
+template <auto Kernel, int Threads, int Unroll, class T>
+Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
+{
+  REDU_TRY((grid_shape<Kernel, Threads, Unroll, T>(n, waves, shape)));
   return input_evict_first<T>(n, shape.evict_first);
+}
+
+// This family's kernels take their input's load form as a template argument (InputLoad<EvictFirst>,
+// common/device/vector_load.cuh): calls launch(std::true_type{}) for n elements of T larger than the L2,
+// launch(std::false_type{}) otherwise, so that each caller names one instantiation per form.
+template <class T, class Launch> Status with_input_load(std::int64_t n, Launch&& launch)
+{
+  bool evict_first = false;
+  REDU_TRY(input_evict_first<T>(n, evict_first));
+  return evict_first ? launch(std::true_type{}) : launch(std::false_type{});
 }
 
 } // namespace redu::modern
