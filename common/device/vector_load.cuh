@@ -118,7 +118,7 @@ struct ReadOnlyLoad
 // resident, which after a write-heavy producer are dirty, so the reduction does not pay for writing them
 // back; on an H200 it also read 13% faster than evict_normal at 2^28-2^30 floats (handwritten/modern/
 // NOTES.md, ideas 7 and 20). The floor search (bench/floor.cu) tries both priorities; the modern family
-// takes it through InputLoad below, the other families directly (evict_normal when the input fits).
+// and halves families take it through InputLoad below, the others directly (evict_normal when the input fits).
 class StreamingLoad
 {
 public:

@@ -29,15 +29,15 @@ using modern::unroll;
 constexpr std::size_t partials_offset = 16;
 
 // Capped at modern.atomic's occupancy (modern_shape.cuh, min_resident_threads): uncapped, 74-80 registers.
-template <class T, class ReduceOp>
+// The input's load form is a template argument, as in the modern family (InputLoad, vector_load.cuh).
+template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads, modern::min_resident_threads / block_threads)
     last_block_halves(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
-                      Output<T, ReduceOp>* __restrict__ out, float* partials, unsigned* ticket,
-                      bool evict_first)
+                      Output<T, ReduceOp>* __restrict__ out, float* partials, unsigned* ticket)
 {
   const ReduceOp op{};
   const float mine = fold_half_tiles<block_threads, unroll>(in, n, blockIdx.x, tiles_per_block,
-                                                            StreamingLoad(evict_first), op);
+                                                            InputLoad<EvictFirst>{}, op);
   float value      = block_reduce<block_threads>(mine, op);
   if (gridDim.x > 1)
   {
@@ -78,17 +78,19 @@ public:
 
   template <class T, class ReduceOp> Status run(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
-    constexpr auto kernel = last_block_halves<T, ReduceOp>;
-    modern::LaunchShape shape;
-    int waves = 0;
-    REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.last_block's
-    REDU_TRY((modern::launch_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
-    auto* base = static_cast<unsigned char*>(ws.data);
-    kernel<<<shape.blocks, block_threads, 0, stream>>>(
-        static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<Output<T, ReduceOp>*>(p.output),
-        reinterpret_cast<float*>(base + partials_offset), reinterpret_cast<unsigned*>(base), shape.evict_first);
-    REDU_CUDA_TRY(cudaPeekAtLastError());
-    return Status::success();
+    return modern::with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
+      constexpr auto kernel = last_block_halves<T, ReduceOp, decltype(evict_first)::value>;
+      modern::LaunchShape shape;
+      int waves = 0;
+      REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.last_block's
+      REDU_TRY((modern::grid_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
+      auto* base = static_cast<unsigned char*>(ws.data);
+      kernel<<<shape.blocks, block_threads, 0, stream>>>(
+          static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<Output<T, ReduceOp>*>(p.output),
+          reinterpret_cast<float*>(base + partials_offset), reinterpret_cast<unsigned*>(base));
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+      return Status::success();
+    });
   }
 };
 

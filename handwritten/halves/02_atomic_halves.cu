@@ -27,15 +27,16 @@ using modern::AccumulatorWord;
 
 // Capped at modern.atomic's occupancy (modern_shape.cuh, min_resident_threads): uncapped, bf16 took 71
 // registers at 256 threads and 76 at 512, 3 blocks per SM and 1, where modern.atomic holds 4 and 2.
-template <int Threads, class T, class ReduceOp>
+// The input's load form is a template argument, as in the modern family (InputLoad, vector_load.cuh).
+template <int Threads, class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(Threads, modern::min_resident_threads / Threads)
     atomic_halves(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
                   Output<T, ReduceOp>* __restrict__ out, AccumulatorWord<float, ReduceOp>* accumulator,
-                  unsigned* ticket, bool evict_first)
+                  unsigned* ticket)
 {
   const ReduceOp op{};
   const float mine  = fold_half_tiles<Threads, modern::unroll>(in, n, blockIdx.x, tiles_per_block,
-                                                               StreamingLoad(evict_first), op);
+                                                               InputLoad<EvictFirst>{}, op);
   const float value = block_reduce<Threads>(mine, op);
   if (threadIdx.x != 0)
   {
@@ -95,17 +96,19 @@ private:
   template <int Threads, class T, class ReduceOp>
   static Status launch(const Problem& p, Workspace ws, cudaStream_t stream)
   {
-    constexpr auto kernel = atomic_halves<Threads, T, ReduceOp>;
-    modern::LaunchShape shape;
-    int waves = 0;
-    REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.atomic's
-    REDU_TRY((modern::launch_shape<kernel, Threads, modern::unroll, T>(p.n, waves, shape)));
-    auto* accumulator = static_cast<AccumulatorWord<float, ReduceOp>*>(ws.data);
-    kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
-                                                 static_cast<Output<T, ReduceOp>*>(p.output), accumulator,
-                                                 reinterpret_cast<unsigned*>(accumulator + 1), shape.evict_first);
-    REDU_CUDA_TRY(cudaPeekAtLastError());
-    return Status::success();
+    return modern::with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
+      constexpr auto kernel = atomic_halves<Threads, T, ReduceOp, decltype(evict_first)::value>;
+      modern::LaunchShape shape;
+      int waves = 0;
+      REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.atomic's
+      REDU_TRY((modern::grid_shape<kernel, Threads, modern::unroll, T>(p.n, waves, shape)));
+      auto* accumulator = static_cast<AccumulatorWord<float, ReduceOp>*>(ws.data);
+      kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
+                                                   static_cast<Output<T, ReduceOp>*>(p.output), accumulator,
+                                                   reinterpret_cast<unsigned*>(accumulator + 1));
+      REDU_CUDA_TRY(cudaPeekAtLastError());
+      return Status::success();
+    });
   }
 };
 

@@ -73,7 +73,7 @@ Status grid_shape(std::int64_t n, int waves, LaunchShape& shape)
 }
 
 // The grid, and the L2 priority for n elements of T on this device, for kernels that take the priority
-// as an argument (StreamingLoad: the halves and precision families).
+// as an argument (StreamingLoad: the precision family).
 template <auto Kernel, int Threads, int Unroll, class T>
 Status launch_shape(std::int64_t n, int waves, LaunchShape& shape)
 {
