@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
-# accuracy and pi studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the multi-GPU
-# tests and benchmark; results land in
-# results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json, tests.json, accuracy.json, pi.json, sanitizer.json) and, when $OUT
-# is set (the device tool), copies of them plus logs.tgz under $OUT.
+# accuracy, pi and launch-cost studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the
+# multi-GPU tests and benchmark; results land in results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json,
+# tests.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json) and, when $OUT is set (the device
+# tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
 #   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
 #   call on the same machine without REDU_TUNE takes that table, should its tree hold an older one).
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
-#   REDU_SKIP_STUDIES=1 accuracy and pi, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
+#   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
 #   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
 #   which no kernel of the project changes), when a session's device time must go to the rest.
@@ -112,6 +112,10 @@ if [ "${REDU_SKIP_STUDIES:-0}" != "1" ]; then
   step "5. pi_study -> $results/pi.json"
   ./build/studies/pi_study --out="$results/pi.json" --code_id="$REDU_CODE_ID" > "$logs/pi.log" 2>&1 || status=1
   tail -n 40 "$logs/pi.log"
+  step "5b. launch_cost_study -> $results/launch_cost.json"
+  ./build/studies/launch_cost_study --out="$results/launch_cost.json" --code_id="$REDU_CODE_ID" \
+    > "$logs/launch_cost.log" 2>&1 || status=1
+  tail -n 1 "$logs/launch_cost.log"
 fi
 
 if [ "${REDU_SANITIZE:-0}" = "1" ]; then

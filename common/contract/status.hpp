@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace redu
@@ -14,13 +15,15 @@ class [[nodiscard]] Status
 public:
   static Status success() { return Status{}; }
   static Status invalid(std::string message) { return Status{cudaErrorInvalidValue, std::move(message)}; }
-  static Status from_cuda(cudaError_t error, const std::string& context)
+  // The context is a view, so a call that succeeds builds no string (env_run in cub_baseline/ passes
+  // every timed call's result through here).
+  static Status from_cuda(cudaError_t error, std::string_view context)
   {
     if (error == cudaSuccess)
     {
       return success();
     }
-    return Status{error, context + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"};
+    return Status{error, std::string(context) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"};
   }
 
   bool ok() const { return message_.empty(); }

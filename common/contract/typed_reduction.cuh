@@ -48,11 +48,12 @@ struct Tag
   using type = T;
 };
 
-// Calls f(Tag<T>{}, Tag<ReduceOp>{}) for the (dtype, op) of the problem, if listed.
+// Calls f(Tag<T>{}, Tag<ReduceOp>{}) for the (dtype, op) of the problem, if listed. It sits in every
+// timed call, so, like validate(), it builds its message only on refusal: the success path allocates nothing.
 template <class F, class... Ts, class... Ops>
 Status dispatch(DType dtype, Op op, TypeList<Ts...>, OpList<Ops...>, F&& f)
 {
-  Status result = Status::invalid(std::string("not compiled for ") + to_string(dtype) + "/" + to_string(op));
+  Status result = Status::success();
   auto try_type = [&](auto type_tag) {
     using T = typename decltype(type_tag)::type;
     if (dtype_of<T>() != dtype)
@@ -69,7 +70,10 @@ Status dispatch(DType dtype, Op op, TypeList<Ts...>, OpList<Ops...>, F&& f)
     };
     return (try_op(Tag<Ops>{}) || ...);
   };
-  (try_type(Tag<Ts>{}) || ...);
+  if (!(try_type(Tag<Ts>{}) || ...))
+  {
+    return Status::invalid(std::string("not compiled for ") + to_string(dtype) + "/" + to_string(op));
+  }
   return result;
 }
 
