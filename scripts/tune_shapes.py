@@ -7,7 +7,8 @@ group's kernels are timed on both clocks, L2 cold and hot, at the sizes where th
 grid: full arrays from 2^--min_log2 (default 2^22) to 2^30 (below that every candidate launches the
 same grid); for a batched group, the sweep's batched shapes whose row length lies above the smallest
 value tried and at most the largest (below, every candidate takes the warp groups; above, none does):
-  modern  modern.waves, modern.large_input_log2   modern.{atomic,last_block,vec_two_pass,cluster}, f32/f64/i32 sum
+  modern  modern.waves, modern.tiles_per_block,   modern.{atomic,last_block,vec_two_pass,cluster}, f32/f64/i32 sum
+          modern.large_input_log2
   argext  argext.waves                            argext.{key64,pair}, f32/i32 argmax
   precision precision.waves                       precision.{compensated_sum,compensated_atomic}, f32/f64 sum
   exact     precision.exact_waves                 precision.exact_sum, f32/f64 sum
@@ -81,9 +82,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #                          offsets path: its value changes only that path, handwritten/segmented/segmented_shape.cuh).
 FULL = ("full", None)
 GROUPS = {
+    # Waves 8 dropped from the candidates with tiles_per_block's arrival (it never won a table); with one
+    # wave every tiles_per_block launches the same grid, so those candidates repeat one measurement.
     "modern": ("modern.atomic,modern.last_block,modern.vec_two_pass,modern.cluster", "f32,f64,i32", "sum",
-               {"modern.waves": 64, "modern.large_input_log2": 29},
-               {"modern.waves": [1, 8, 64], "modern.large_input_log2": [26, 29]}, FULL),
+               {"modern.waves": 64, "modern.tiles_per_block": 1, "modern.large_input_log2": 29},
+               {"modern.waves": [1, 64], "modern.tiles_per_block": [1, 2, 4, 8],
+                "modern.large_input_log2": [26, 29]}, FULL),
     "argext": ("argext.key64,argext.pair", "f32,i32", "argmax",
                {"argext.waves": 16},
                {"argext.waves": [1, 2, 4, 16]}, FULL),

@@ -81,9 +81,9 @@ public:
     return modern::with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
       constexpr auto kernel = last_block_halves<T, ReduceOp, decltype(evict_first)::value>;
       modern::LaunchShape shape;
-      int waves = 0;
-      REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.last_block's
-      REDU_TRY((modern::grid_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
+      modern::GridRule rule;
+      REDU_TRY(modern::grid_rule(rule)); // the GPU's tuned values, as modern.last_block's
+      REDU_TRY((modern::grid_shape<kernel, block_threads, unroll, T>(p.n, rule, shape)));
       auto* base = static_cast<unsigned char*>(ws.data);
       kernel<<<shape.blocks, block_threads, 0, stream>>>(
           static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<Output<T, ReduceOp>*>(p.output),

@@ -99,9 +99,9 @@ private:
     return modern::with_input_load<T>(p.n, [&](auto evict_first) { // grid_shape.cuh
       constexpr auto kernel = atomic_halves<Threads, T, ReduceOp, decltype(evict_first)::value>;
       modern::LaunchShape shape;
-      int waves = 0;
-      REDU_TRY(modern::grid_waves(waves)); // the GPU's tuned value, as modern.atomic's
-      REDU_TRY((modern::grid_shape<kernel, Threads, modern::unroll, T>(p.n, waves, shape)));
+      modern::GridRule rule;
+      REDU_TRY(modern::grid_rule(rule)); // the GPU's tuned values, as modern.atomic's
+      REDU_TRY((modern::grid_shape<kernel, Threads, modern::unroll, T>(p.n, rule, shape)));
       auto* accumulator = static_cast<AccumulatorWord<float, ReduceOp>*>(ws.data);
       kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                    static_cast<Output<T, ReduceOp>*>(p.output), accumulator,

@@ -66,9 +66,9 @@ private:
   {
     constexpr auto kernel = vectorized_partials<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
-    int waves = 0;
-    REDU_TRY(grid_waves(waves));
-    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
+    GridRule rule;
+    REDU_TRY(grid_rule(rule));
+    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, rule, shape)));
     const auto* in = static_cast<const T*>(p.input);
     auto* out      = static_cast<T*>(p.output);
     if (shape.blocks == 1)

@@ -110,9 +110,9 @@ private:
   {
     constexpr auto kernel = atomic_finish<Threads, T, ReduceOp, EvictFirst>;
     LaunchShape shape;
-    int waves = 0;
-    REDU_TRY(grid_waves(waves));
-    REDU_TRY((grid_shape<kernel, Threads, unroll, T>(p.n, waves, shape)));
+    GridRule rule;
+    REDU_TRY(grid_rule(rule));
+    REDU_TRY((grid_shape<kernel, Threads, unroll, T>(p.n, rule, shape)));
     auto* accumulator = static_cast<AccumulatorWord<T, ReduceOp>*>(ws.data);
     kernel<<<shape.blocks, Threads, 0, stream>>>(static_cast<const T*>(p.input), p.n, shape.tiles_per_block,
                                                  static_cast<T*>(p.output), accumulator,

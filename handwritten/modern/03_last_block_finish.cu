@@ -92,9 +92,9 @@ private:
   {
     constexpr auto kernel = last_block_finish<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
-    int waves = 0;
-    REDU_TRY(grid_waves(waves));
-    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, waves, shape)));
+    GridRule rule;
+    REDU_TRY(grid_rule(rule));
+    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, rule, shape)));
     auto* base = static_cast<unsigned char*>(ws.data);
     kernel<<<shape.blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, shape.tiles_per_block, static_cast<T*>(p.output),

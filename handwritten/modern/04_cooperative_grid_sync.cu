@@ -80,7 +80,7 @@ private:
   {
     constexpr auto kernel = cooperative_reduce<T, ReduceOp, EvictFirst>;
     LaunchShape shape;
-    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, cooperative_waves, shape)));
+    REDU_TRY((grid_shape<kernel, block_threads, unroll, T>(p.n, GridRule{cooperative_waves, 1}, shape)));
     const auto* in         = static_cast<const T*>(p.input);
     std::int64_t n         = p.n;
     std::int64_t per_block = shape.tiles_per_block;

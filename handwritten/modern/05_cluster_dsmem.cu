@@ -139,11 +139,11 @@ private:
       REDU_CUDA_TRY(cudaOccupancyMaxActiveClusters(&value, kernel, &config));
       return Status::success();
     }));
-    // Many waves as in lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
-    int waves = 0;
-    REDU_TRY(grid_waves(waves));
-    LaunchShape shape = shape_for<T>(
-        p.n, block_threads * unroll, static_cast<std::int64_t>(waves) * resident_clusters * cluster_blocks);
+    // The grid rule of lessons 1-3, rounded up to whole clusters; blocks past the last tile fold nothing.
+    GridRule rule;
+    REDU_TRY(grid_rule(rule));
+    const std::int64_t resident = std::int64_t{resident_clusters} * cluster_blocks;
+    LaunchShape shape           = shape_for<T>(p.n, block_threads * unroll, resident, rule);
     config.gridDim = dim3((shape.blocks + cluster_blocks - 1) / cluster_blocks * cluster_blocks);
 
     auto* base = static_cast<unsigned char*>(ws.data);

@@ -1,8 +1,8 @@
 // Tuning as data: every launch-shape constant of the modern family (block size, loads in flight, waves,
 // cluster size, the L2 policy and block-size thresholds), each with the rule it follows. The measurements
-// behind them: NOTES.md, 'Constants and where they were measured'. Two of them are defaults that a GPU
+// behind them: NOTES.md, 'Constants and where they were measured'. Three of them are defaults that a GPU
 // model's measured table overrides at run time (common/host/tuning.hpp, scripts/tune_shapes.py): the grid's
-// waves and the large-input threshold; the others are template arguments, compiled in.
+// waves and tiles per block, and the large-input threshold; the others are template arguments, compiled in.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,18 @@ inline constexpr int max_grid = 65536;
 // fold over them, small.
 // A default: a GPU's table (tuning/<gpu-slug>.txt, "modern.waves") may set another.
 inline constexpr int default_waves = 64;
+
+// Tiles a block folds, as a target inside those bounds: about tiles / tiles_per_block blocks, never fewer
+// than one wave of resident blocks (or one per tile), never more than the waves allow (GridRule,
+// grid_shape.cuh). 1: one tile per block while the cap allows, the rule before this value existed.
+// Why a target besides the cap: a block that folds several tiles pays its start and its finish (an atomic, a
+// ticket) once for them all, while many waves balance the SMs' tails. One value of modern.waves cannot have
+// both: on the H200 one wave (2-4 tiles a block) read f32 2^23-2^24 5-10% faster than 64 waves (one tile a
+// block), and 2^30 1.0% slower (~250 tiles a block), where the H200 then trailed CUB by 0.1-0.7% at
+// 2^26-2^29. A target of a few tiles keeps one wave where that means a few tiles a block and many waves
+// where it means hundreds (NOTES.md, idea 31).
+// A default: a GPU's table ("modern.tiles_per_block") may set another.
+inline constexpr int default_tiles_per_block = 1;
 // A cooperative launch needs every block resident at once (modern.cooperative): one wave, no more.
 inline constexpr int cooperative_waves = 1;
 
