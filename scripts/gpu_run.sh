@@ -8,6 +8,7 @@
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
 #   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
 #   call on the same machine without REDU_TUNE takes that table, should its tree hold an older one).
+#   REDU_TUNE_GROUPS=modern,argext tunes those groups only (the table keeps the others' lines).
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
 #   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
@@ -72,7 +73,7 @@ fi
 
 if [ "${REDU_TUNE:-0}" = "1" ]; then
   step "2b. tuner -> tuning/$slug.txt (read by every kernel from here on; commit it with the results)"
-  python3 scripts/tune_shapes.py > "$logs/tune.log" 2>&1 || status=1
+  python3 scripts/tune_shapes.py ${REDU_TUNE_GROUPS:+--groups="$REDU_TUNE_GROUPS"} > "$logs/tune.log" 2>&1 || status=1
   grep -v '^#' "tuning/$slug.txt" 2>/dev/null
   cp "tuning/$slug.txt" "$out/" 2>/dev/null || true
   # Kept in the build folder too: a machine lent call by call receives the developer's tree afresh each
