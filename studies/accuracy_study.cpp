@@ -18,6 +18,7 @@
 #include "report/json_writer.hpp"
 #include "report/measured_gpu.hpp"
 #include "report/provenance.hpp"
+#include "report/study_program.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -25,7 +26,6 @@
 #include <cmath>
 #include <iomanip>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <random>
 #include <set>
@@ -264,12 +264,6 @@ void write_json(std::ostream& os, const std::vector<report::ContextEntry>& prove
   json.end_array().end_object();
 }
 
-int fail(const std::string& message)
-{
-  std::cerr << program << ": " << message << "\n";
-  return 1;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -279,29 +273,12 @@ int main(int argc, char** argv)
   {
     return *exit_status;
   }
-  report::MeasuredGpu gpu;
-  if (const Status s = report::measure_gpu(nullptr, gpu); !s.ok())
-  {
-    return fail("cannot run: " + s.message());
-  }
-  // Opened first, so a bad path fails before the study rather than after it.
-  std::ofstream out(options.out);
-  if (!out)
-  {
-    return fail("cannot open " + options.out + " for writing");
-  }
-
-  std::vector<Row> rows;
-  if (const Status s = study(options, rows); !s.ok())
-  {
-    return fail(s.message());
-  }
-  write_json(out, report::provenance(program, options.code_id, gpu), options, rows);
-  out.close();
-  if (!out)
-  {
-    return fail("cannot write " + options.out);
-  }
-  std::cout << program << ": wrote " << rows.size() << " rows to " << options.out << "\n";
-  return 0;
+  const auto study_and_write = [&](const report::MeasuredGpu& gpu, std::ostream& out, std::size_t& written) {
+    std::vector<Row> rows;
+    REDU_TRY(study(options, rows));
+    write_json(out, report::provenance(program, options.code_id, gpu), options, rows);
+    written = rows.size();
+    return Status::success();
+  };
+  return report::run_study(program, options.out, study_and_write);
 }
