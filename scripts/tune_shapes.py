@@ -18,6 +18,8 @@ value tried and at most the largest (below, every candidate takes the warp group
                                                   with the candidates 2048, 8192: the sweep's 65536x4096)
   segmented_offsets segmented.segment_threads     segmented.adaptive, f32 sum, the sweep's segmented (offsets)
                                                   shapes, every one scored (128 or 256 threads a block per segment)
+  pow2_rows segmented.rows_waves                  segmented.adaptive, f32 sum, the sweep's equal rows of 8..1024
+                                                  floats (reduce_pow2_rows), every one scored (1, 4, 16, 64 waves)
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
@@ -110,6 +112,12 @@ GROUPS = {
     "segmented_offsets": ("segmented.adaptive", "f32", "sum",
                           {"segmented.segment_threads": 256},
                           {"segmented.segment_threads": [128, 256]}, ("filter", "^segmented/")),
+    # The sweep's equal-row shapes whose rows take reduce_pow2_rows (power-of-two rows up to 4 KiB); the
+    # value changes no other path.
+    "pow2_rows": ("segmented.adaptive", "f32", "sum",
+                  {"segmented.rows_waves": 1},
+                  {"segmented.rows_waves": [1, 4, 16, 64]},
+                  ("filter", "^batched/.*/(1048576x256|4194304x64|8388608x32|33554432x8)/")),
 }
 
 

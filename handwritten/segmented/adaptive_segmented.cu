@@ -91,6 +91,13 @@ Status tuned_segment_threads(int& threads)
   return Status::success();
 }
 
+// Waves of reduce_pow2_rows's grid on this GPU: pow2_rows_waves, or its table's value (segmented_shape.cuh).
+Status tuned_pow2_rows_waves(int& waves)
+{
+  static std::atomic<int> cache[cached_devices] = {};
+  return tuned_per_device(cache, "segmented.rows_waves", pow2_rows_waves, 1, 1024, waves);
+}
+
 // log2 of the row length in vectors when equal rows can take reduce_pow2_rows, -1 otherwise.
 template <class T>
 int pow2_row_vectors(const Problem& p)
@@ -142,9 +149,12 @@ public:
       if (log2_row_vectors >= 0)
       {
         int resident = 0;
+        int waves    = 0;
         REDU_TRY((resident_blocks<reduce_pow2_rows<T, ReduceOp>, block_threads>(resident)));
+        REDU_TRY(tuned_pow2_rows_waves(waves));
         const std::int64_t tiles  = ((p.segments << log2_row_vectors) + 32 * unroll - 1) / (32 * unroll);
-        const std::int64_t blocks = std::min<std::int64_t>(resident, (tiles + warps_per_block - 1) / warps_per_block);
+        const std::int64_t wanted = (tiles + warps_per_block - 1) / warps_per_block; // one warp tile per warp
+        const std::int64_t blocks = std::min(std::int64_t{resident} * waves, wanted);
         reduce_pow2_rows<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(in, out, p.segments,
                                                                                       log2_row_vectors, ReduceOp{});
         REDU_CUDA_TRY(cudaPeekAtLastError());
