@@ -23,7 +23,8 @@ public:
     {
       return success();
     }
-    return Status{error, std::string(context) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"};
+    return Status{error,
+                  std::string(context) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"};
   }
 
   bool ok() const { return message_.empty(); }

@@ -23,15 +23,6 @@ inline constexpr int unroll = 8;
 // same number of bytes per thread.
 // tiny: one thread folds the segment with one round of at most `unroll` vector loads (<= 128 B).
 inline constexpr std::int64_t tiny_vectors = unroll;
-
-// Waves of resident blocks in the grid of reduce_pow2_rows (equal rows of up to 4 KiB, pow2_rows.cuh), whose
-// warps stride over 4 KiB warp tiles: 1, a persistent grid in which each warp folds many tiles; more waves
-// give each warp fewer, down to one tile. A default: a GPU's table ("segmented.rows_waves";
-// scripts/tune_shapes.py, group pow2_rows) may set more. Why a per-GPU value: the modern family's grids read
-// 2-3% faster with many waves than with one on the H100 (modern NOTES.md, idea 3) while the H200's table took
-// one wave, and this path, one wave, read 2^25 x 8 floats at x0.940 of CUB on the H100 and x1.068 on the
-// H200 (GPU clock, cold L2, CCCL 3.5.0, code_id a83fa831afd68c0c; NOTES.md, idea 17).
-inline constexpr int pow2_rows_waves = 1;
 // small: a pair of lanes (<= 1 KiB, up to 4 rounds of 8 loads each). Pairs read whole 32-byte sectors,
 // and with 128 pairs per block a tile of 256 such segments takes 2 rounds (256 B segments: 2 round
 // trips). A warp per segment would leave most lanes idle and pay one round trip per segment; wider groups
@@ -96,5 +87,14 @@ inline constexpr std::int64_t long_average_bytes = std::int64_t{512} << 10;
 // In the block-per-segment launch, a segment is split over the second launch's blocks only when it is
 // longer than one piece (128 KiB) and than this many times the average length (see run_general()).
 inline constexpr std::int64_t split_factor = 4;
+
+// Waves of resident blocks in the grid of reduce_pow2_rows (equal rows of up to 4 KiB, pow2_rows.cuh), whose
+// warps stride over 4 KiB warp tiles: 1, a persistent grid in which each warp folds many tiles; more waves
+// give each warp fewer, down to one tile. A default: a GPU's table ("segmented.rows_waves";
+// scripts/tune_shapes.py, group pow2_rows) may set more. Why a per-GPU value: the modern family's grids read
+// 2-3% faster with many waves than with one on the H100 (modern NOTES.md, idea 3) while the H200's table took
+// one wave, and this path, one wave, read 2^25 x 8 floats at x0.940 of CUB on the H100 and x1.068 on the
+// H200 (GPU clock, cold L2, CCCL 3.5.0, code_id a83fa831afd68c0c; NOTES.md, idea 17).
+inline constexpr int pow2_rows_waves = 1;
 
 } // namespace redu::segmented
