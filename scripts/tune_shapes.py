@@ -84,8 +84,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #                          offsets path: its value changes only that path, handwritten/segmented/segmented_shape.cuh).
 FULL = ("full", None)
 GROUPS = {
-    # Waves 8 dropped from the candidates with tiles_per_block's arrival (it never won a table); with one
-    # wave every tiles_per_block launches the same grid, so those candidates repeat one measurement.
+    # Waves 8 dropped from the candidates with tiles_per_block's arrival (it never won a table).
     "modern": ("modern.atomic,modern.last_block,modern.vec_two_pass,modern.cluster", "f32,f64,i32", "sum",
                {"modern.waves": 64, "modern.tiles_per_block": 1, "modern.large_input_log2": 29},
                {"modern.waves": [1, 64], "modern.tiles_per_block": [1, 2, 4, 8],
@@ -118,6 +117,13 @@ GROUPS = {
                   {"segmented.rows_waves": 1},
                   {"segmented.rows_waves": [1, 4, 16, 64]},
                   ("filter", "^batched/.*/(1048576x256|4194304x64|8388608x32|33554432x8)/")),
+}
+
+
+# Candidates that launch the same grids as another candidate of their group, left out of its runs: with
+# one wave, every modern.tiles_per_block gives the one-wave grid (GridRule in handwritten/modern/grid_shape.cuh).
+SAME_GRIDS = {
+    "modern": lambda c: c["modern.waves"] == 1 and c["modern.tiles_per_block"] != 1,
 }
 
 
@@ -202,6 +208,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     """(chosen values, comment lines, context of the runs) for one group."""
     defaults = GROUPS[group][3]
     grid = [dict(zip(candidates, combo)) for combo in itertools.product(*candidates.values())]
+    same_grids = SAME_GRIDS.get(group, lambda _: False)
+    grid = [c for c in grid if c == defaults or not same_grids(c)]
     if defaults not in grid:
         grid.insert(0, dict(defaults))
     samples = [[] for _ in grid]  # per candidate, one times() per round
