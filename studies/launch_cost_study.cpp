@@ -10,12 +10,14 @@
 //   remainder: host clock - GPU clock - enqueue, what the GPU adds when a launch reaches it idle
 //              (the submission's trip to the GPU, and anything the kernel pays for starting cold).
 //
-// A reference row, launch.empty, times a kernel that does nothing, launched with <<<>>> and no host
-// code around it: an implementation's enqueue above it is its host path's cost.
+// A reference row, launch.empty, times the benchmark's empty launch (FloorKernels::empty in bench/floor.hpp,
+// reduce_bench's floor.empty_launch row): one warp that does nothing, launched with <<<>>> and no host code
+// around it, so an implementation's enqueue above it is its host path's cost.
 //
 // Every time is a median; each row's three clocks come from the same process, hot L2 (no flush: the
 // question is the host, and a flush would add its own wait). `launch_cost_study --help` lists the
 // options. Exit status: 0 success, 1 no GPU or a CUDA failure, 2 bad command line.
+#include "bench/floor.hpp"
 #include "common/contract/reduction.hpp"
 #include "common/host/device_buffer.hpp"
 #include "common/host/problem_buffers.hpp"
@@ -84,8 +86,6 @@ struct Row
   double host_clock_us = 0;
   double gpu_clock_us  = 0;
 };
-
-__global__ void empty_kernel() {}
 
 // The host's time for one call: `batches` batches of `per_batch` calls, each batch enqueued while the
 // stream is held, timed on the host's steady clock; the median batch over per_batch. The held stream
@@ -197,14 +197,10 @@ Status study(const Options& options, std::vector<Row>& rows)
   report::EventTimer timer;
   REDU_TRY(timer.init());
 
-  // The reference: an empty kernel and nothing else.
-  const auto empty_launch = [&]() -> Status {
-    empty_kernel<<<1, 32, 0, stream>>>();
-    REDU_CUDA_TRY(cudaPeekAtLastError());
-    return Status::success();
-  };
+  // The reference: the empty launch and nothing else (it needs none of FloorKernels' search state).
+  const redu::bench::FloorKernels floor_kernels;
   Row reference{reference_row, "none", 0, 0, 0, 0};
-  REDU_TRY(time_row(stream, blocker, timer, options, empty_launch, reference));
+  REDU_TRY(time_row(stream, blocker, timer, options, [&] { return floor_kernels.empty(stream); }, reference));
   rows.push_back(reference);
 
   // The input: zeros (the values do not change a sum's time), as large as the largest size and type.
@@ -245,7 +241,7 @@ void write_json(std::ostream& os, const std::vector<report::ContextEntry>& prove
   json.key("clocks").string("enqueue_us: host steady clock around calls enqueued behind a held stream, per call; "
                             "host_clock_us and gpu_clock_us: CUDA events as in reduce_bench (hot L2); "
                             "remainder_us = host_clock_us - gpu_clock_us - enqueue_us");
-  json.key("reference").string(std::string(reference_row) + ": an empty kernel, <<<1, 32>>>, no host code around it");
+  json.key("reference").string(std::string(reference_row) + ": reduce_bench's empty launch (one warp, no work)");
   json.key("batches").integer(options.batches).key("per_batch").integer(options.per_batch);
   json.key("samples").integer(options.samples);
   json.end_object();
