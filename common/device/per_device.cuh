@@ -17,10 +17,11 @@ inline constexpr int cached_devices = 64;
 // A per-device answer computed once by `query(device, value)` and kept for later calls. Answers are
 // positive (0 means "not asked yet"; a query's answer below 1 is kept as 1). Racing first calls compute
 // the same value, so relaxed accesses are enough.
-template <class Query> Status cached_per_device(std::atomic<int> (&cache)[cached_devices], int& value, Query query)
+// This form takes the device a caller has already asked for, so a launch that reads several answers asks
+// the runtime once (cudaGetDevice is itself a host call inside the timed region).
+template <class Query>
+Status cached_per_device(std::atomic<int> (&cache)[cached_devices], int device, int& value, Query query)
 {
-  int device = 0;
-  REDU_CUDA_TRY(cudaGetDevice(&device));
   if (device < cached_devices)
   {
     value = cache[device].load(std::memory_order_relaxed);
@@ -36,6 +37,14 @@ template <class Query> Status cached_per_device(std::atomic<int> (&cache)[cached
     cache[device].store(value, std::memory_order_relaxed);
   }
   return Status::success();
+}
+
+// The same, for the current device.
+template <class Query> Status cached_per_device(std::atomic<int> (&cache)[cached_devices], int& value, Query query)
+{
+  int device = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  return cached_per_device(cache, device, value, query);
 }
 
 // Blocks of `Kernel` (launched with Threads threads, no dynamic shared memory) resident on the current

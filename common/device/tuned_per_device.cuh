@@ -15,10 +15,11 @@ namespace redu
 
 // The table's value called `name`, or `fallback` without one; a value outside [lowest, highest] is an
 // error naming it, never silently clamped. `cache` is the caller's own, one per name.
-inline Status tuned_per_device(std::atomic<int> (&cache)[cached_devices], const char* name, int fallback, int lowest,
-                               int highest, int& value)
+// `device` is the current device, as the caller already asked for it (as in cached_per_device).
+inline Status tuned_per_device(std::atomic<int> (&cache)[cached_devices], int device, const char* name, int fallback,
+                               int lowest, int highest, int& value)
 {
-  return cached_per_device(cache, value, [&](int, int& v) {
+  return cached_per_device(cache, device, value, [&](int, int& v) {
     long long t = 0;
     REDU_TRY(tuned_value(name, fallback, t));
     if (t < lowest || t > highest)
@@ -29,6 +30,15 @@ inline Status tuned_per_device(std::atomic<int> (&cache)[cached_devices], const 
     v = static_cast<int>(t);
     return Status::success();
   });
+}
+
+// The same, for the current device.
+inline Status tuned_per_device(std::atomic<int> (&cache)[cached_devices], const char* name, int fallback, int lowest,
+                               int highest, int& value)
+{
+  int device = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  return tuned_per_device(cache, device, name, fallback, lowest, highest, value);
 }
 
 } // namespace redu

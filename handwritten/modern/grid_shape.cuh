@@ -54,12 +54,15 @@ template <class T> LaunchShape shape_for(std::int64_t n, int tile_packs, std::in
 
 // The rule of lessons 1-3 and 5 (and of the halves lessons, which borrow their shape) on the current
 // device: its table's "modern.waves" and "modern.tiles_per_block", or the defaults.
+// Both values are read for one device query: this runs in every timed call.
 inline Status grid_rule(GridRule& rule)
 {
   static std::atomic<int> waves_cache[cached_devices] = {};
   static std::atomic<int> tiles_cache[cached_devices] = {};
-  REDU_TRY(tuned_per_device(waves_cache, "modern.waves", default_waves, 1, 1024, rule.waves));
-  return tuned_per_device(tiles_cache, "modern.tiles_per_block", default_tiles_per_block, 1, 1024,
+  int device = 0;
+  REDU_CUDA_TRY(cudaGetDevice(&device));
+  REDU_TRY(tuned_per_device(waves_cache, device, "modern.waves", default_waves, 1, 1024, rule.waves));
+  return tuned_per_device(tiles_cache, device, "modern.tiles_per_block", default_tiles_per_block, 1, 1024,
                           rule.tiles_per_block);
 }
 
