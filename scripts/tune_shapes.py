@@ -18,8 +18,8 @@ value tried and at most the largest (below, every candidate takes the warp group
                                                   with the candidates 2048, 8192: the sweep's 65536x4096)
   segmented_offsets segmented.segment_threads     segmented.adaptive, f32 sum, the sweep's segmented (offsets)
                                                   shapes, every one scored (128 or 256 threads a block per segment)
-  pow2_rows segmented.rows_waves                  segmented.adaptive, f32 sum, the sweep's equal rows of 8..1024
-                                                  floats (reduce_pow2_rows), every one scored (1, 4, 16, 64 waves)
+  pow2_rows segmented.rows_waves                  segmented.adaptive, f32 sum, the sweep's power-of-two rows up to 1024
+                                                  floats (reduce_pow2_rows's rows; 1, 4, 16, 64 waves)
 
 How a candidate is judged, and why:
   - Rounds. Every candidate (the defaults included) runs once per round, in a shuffled order, for
@@ -80,6 +80,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #   FULL                   full arrays, 2^--min_log2..2^30;
 #   ("rows", value)        the sweep's batched shapes, scored on those whose row length lies in
 #                          (smallest, largest] of this value's defaults and candidates;
+#   ("pow2_rows", max)     the sweep's batched shapes, scored on those whose rows are a power of two of at
+#                          most max elements (the rows segmented.adaptive gives reduce_pow2_rows);
 #   ("filter", regex)      the sweep's shapes matching a benchmark filter, every one scored (the segmented
 #                          offsets path: its value changes only that path, handwritten/segmented/segmented_shape.cuh).
 FULL = ("full", None)
@@ -111,12 +113,11 @@ GROUPS = {
     "segmented_offsets": ("segmented.adaptive", "f32", "sum",
                           {"segmented.segment_threads": 256},
                           {"segmented.segment_threads": [128, 256]}, ("filter", "^segmented/")),
-    # The sweep's equal-row shapes whose rows take reduce_pow2_rows (power-of-two rows up to 4 KiB); the
-    # value changes no other path.
+    # Scored on the batched shapes whose rows take reduce_pow2_rows (power-of-two rows up to 4 KiB, 1024
+    # floats); the value changes no other path.
     "pow2_rows": ("segmented.adaptive", "f32", "sum",
                   {"segmented.rows_waves": 1},
-                  {"segmented.rows_waves": [1, 4, 16, 64]},
-                  ("filter", "^batched/.*/(1048576x256|4194304x64|8388608x32|33554432x8)/")),
+                  {"segmented.rows_waves": [1, 4, 16, 64]}, ("pow2_rows", 1024)),
 }
 
 
@@ -189,7 +190,7 @@ def run(args, group: str, values: dict, out_json: Path) -> dict:
     kind, value = GROUPS[group][5]
     if kind == "filter":
         shapes = [f"--benchmark_filter={value}"]
-    elif kind == "rows":
+    elif kind in ("rows", "pow2_rows"):
         shapes = ["--benchmark_filter=^batched/"]
     else:
         shapes = [f"--min_log2={args.min_log2}", "--max_log2=30"]
@@ -232,8 +233,13 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
         tried = [defaults[row_value], *candidates[row_value]]
         shortest, longest = min(tried), max(tried)
         scored = lambda case: (row_length(case) or 0) > shortest and (row_length(case) or 0) <= longest
+        rows_scored = f"rows of {shortest + 1}..{longest} elements"
+    elif kind == "pow2_rows":
+        scored = lambda case: 0 < (row_length(case) or 0) <= value and (row_length(case) & (row_length(case) - 1)) == 0
+        rows_scored = f"power-of-two rows of up to {value} elements"
     else:
         scored = lambda case: True
+    batched = kind in ("rows", "pow2_rows")
 
     def judged_all() -> list:
         medians = []
@@ -241,8 +247,8 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
             keys = {k for k in set.intersection(*(set(t) for t in per_round)) if scored(k[2])}
             medians.append(family_best({k: statistics.median(t[k] for t in per_round) for k in keys}))
         baseline = medians[grid.index(defaults)]
-        if row_value and not baseline:
-            raise SystemExit(f"tune_shapes: {group}: no batched shape has rows of {shortest + 1}..{longest} elements")
+        if batched and not baseline:
+            raise SystemExit(f"tune_shapes: {group}: no batched shape has {rows_scored}")
         return sorted(((*judge(m, baseline), i) for i, m in enumerate(medians)), key=lambda j: j[0]), baseline
 
     measure(range(len(grid)), 0)
@@ -265,9 +271,9 @@ def tune_group(args, group: str, candidates: dict, tmp: Path):
     if eligible and eligible[0][0] < 1 - args.margin:
         chosen = eligible[0][2]
     kernels, types, ops = GROUPS[group][:3]
-    if row_value:
+    if batched:
         cases = sorted({case for (_, case, _) in baseline}, key=lambda c: (row_length(c), int(c.split("x")[0])))
-        where = f"batched shapes with rows of {shortest + 1}..{longest} elements ({', '.join(cases)})"
+        where = f"batched shapes with {rows_scored} ({', '.join(cases)})"
     elif kind == "filter":
         where = f"the sweep's shapes matching {value}"
     else:
