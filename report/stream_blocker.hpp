@@ -5,7 +5,9 @@
 //
 // The timed work must not wait on the host: a call that synchronises while the stream is held would
 // wait forever for the kernel that waits for it. The kernel therefore gives up after a timeout, and
-// check() reports that as an error instead of hanging.
+// check() reports that as an error instead of hanging. So must a kernel's first launch: CUDA loads a
+// module lazily, and the load waits for the kernels already running, the blocker among them. Call the
+// timed work once, unheld, before holding the stream for it (EventTimer's warm-up calls do).
 #pragma once
 
 #include "common/contract/status.hpp"
