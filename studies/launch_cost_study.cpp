@@ -1,14 +1,21 @@
 // launch_cost_study: where a small reduction's host-clock time goes. The benchmark's two clocks
 // (report/event_timer.hpp) differ by what the host does between the start event and the kernel
-// reaching the GPU; at n <= 2^20 that is about half of the host-clock time, and on the H200 it is where
-// modern.atomic, faster than every CUB variant on the GPU clock, loses to cub.reduce_atomic on the host
-// clock (handwritten/modern/NOTES.md, idea 30). This study splits that difference in two:
+// reaching the GPU; at n <= 2^20 that is about half of the host-clock time, and in one H200 run
+// (a83fa831afd68c0c) it was where modern.atomic, faster than every CUB variant on the GPU clock, lost to
+// cub.reduce_atomic on the host clock (handwritten/modern/NOTES.md, idea 30). This study splits that
+// difference in two:
 //
 //   enqueue:   the host's own time for one call (Call::run: the implementation's host code, the
 //              driver's launch call), measured with std::chrono around a batch of calls that wait
 //              behind a held stream (StreamBlocker), so the GPU cannot slow the host down;
-//   remainder: host clock - GPU clock - enqueue, what the GPU adds when a launch reaches it idle
-//              (the submission's trip to the GPU, and anything the kernel pays for starting cold).
+//   remainder: host clock - GPU clock - enqueue. It was meant as what the GPU adds when a launch
+//              reaches it idle, but on both GPUs it came out negative for every row but
+//              cub.device_reduce_env's (-0.2 to -11 us, hot L2, CCCL 3.5.0; the env call's host clock
+//              is 57-82 us against 7-8 us on the GPU): the host clock starts when the GPU reaches the
+//              start event, after the host began the call, and the launch call's host work after the
+//              submission is in the enqueue time but not in the host clock. So read enqueue against
+//              launch.empty's (the host path's cost), and host - GPU clock as the host clock's whole
+//              extra; the remainder says only how much of the enqueue the host clock hides.
 //
 // A reference row, launch.empty, times the benchmark's empty launch (FloorKernels::empty in bench/floor.hpp,
 // reduce_bench's floor.empty_launch row): one warp that does nothing, launched with <<<>>> and no host code
@@ -245,7 +252,8 @@ void write_json(std::ostream& os, const std::vector<report::ContextEntry>& prove
   json.begin_object().key("context").begin_object().text_members(provenance);
   json.key("clocks").string("enqueue_us: host steady clock around calls enqueued behind a held stream, per call; "
                             "host_clock_us and gpu_clock_us: CUDA events as in reduce_bench (hot L2); "
-                            "remainder_us = host_clock_us - gpu_clock_us - enqueue_us");
+                            "remainder_us = host_clock_us - gpu_clock_us - enqueue_us (negative: the part of the "
+                            "enqueue the host clock does not see)");
   json.key("reference").string(std::string(reference_row) + ": reduce_bench's empty launch (one warp, no work)");
   json.key("batches").integer(options.batches).key("per_batch").integer(options.per_batch);
   json.key("samples").integer(options.samples);
