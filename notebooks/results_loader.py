@@ -7,6 +7,7 @@ Everything comes from files a project binary wrote under results/<gpu-slug>/:
   tests.json     merged GoogleTest report from scripts/gpu_run.sh
   accuracy.json  float32 error and run-to-run variation from accuracy_study
   pi.json        pi by every method from pi_study
+  launch_cost.json  each call's host enqueue time beside both event clocks, from launch_cost_study
   sanitizer.json compute-sanitizer summary from scripts/sanitize.sh
 
 Any GPU folder a user adds works: pass its slug, or leave it out to use the only/first one.
@@ -72,6 +73,13 @@ def load_study(name: str, gpu: str | None = None) -> dict:
     data = load_json(name, gpu)
     _checked_context(data, name, REQUIRED_CONTEXT)
     return data
+
+
+def load_launch_cost(gpu: str | None = None) -> tuple[dict, pd.DataFrame]:
+    """launch_cost.json: its context, and one row per (impl, dtype, n) with enqueue_us, host_clock_us,
+    gpu_clock_us and remainder_us; the reference row launch.empty (the empty launch) has dtype "none"."""
+    study = load_study("launch_cost.json", gpu)
+    return study["context"], pd.DataFrame(study["results"])
 
 
 def load_accuracy(gpu: str | None = None, dtype: str = "f32", data: str = "uniform01") -> tuple[dict, pd.DataFrame]:
