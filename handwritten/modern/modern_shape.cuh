@@ -51,9 +51,11 @@ inline constexpr int default_waves = 64;
 // ticket) once for them all, while many waves balance the SMs' tails. One value of modern.waves cannot have
 // both: on the H200 (GPU clock, cold L2, CCCL 3.5.0) one wave (2-4 tiles a block) read f32 2^23-2^24 5-10%
 // faster than 64 waves (one tile a block), and 2^30 1.0% slower (~250 tiles a block), where the H200 then
-// trailed CUB by 0.1-0.7% at 2^26-2^29. A target of a few tiles keeps one wave where that means a few tiles
-// a block and many waves where it means hundreds (NOTES.md, idea 31).
-// A default: a GPU's table ("modern.tiles_per_block") may set another.
+// trailed CUB by 0.1-0.7% at 2^26-2^29. The hope was that a target of a few tiles would keep one wave where
+// that means a few tiles a block and many waves where it means hundreds. Measured, it did not: both GPUs'
+// tuners kept 1 (H200: 64 waves with 4 tiles scored 0.966 against one wave's 0.960; H100: every target
+// above 1 scored 0.997-1.008 against the defaults; NOTES.md, idea 31). 1 is the default for that reason; a
+// GPU's table ("modern.tiles_per_block") may set another.
 inline constexpr int default_tiles_per_block = 1;
 // A cooperative launch needs every block resident at once (modern.cooperative): one wave, no more.
 inline constexpr int cooperative_waves = 1;

@@ -89,12 +89,11 @@ inline constexpr std::int64_t long_average_bytes = std::int64_t{512} << 10;
 inline constexpr std::int64_t split_factor = 4;
 
 // Waves of resident blocks in the grid of reduce_pow2_rows (equal rows of up to 4 KiB, pow2_rows.cuh), whose
-// warps stride over 4 KiB warp tiles: 1, a persistent grid in which each warp folds many tiles; more waves
-// give each warp fewer, down to one tile. A default: a GPU's table ("segmented.rows_waves";
-// scripts/tune_shapes.py, group pow2_rows) may set more. Why a per-GPU value: the modern family's grids read
-// 2-3% faster with many waves than with one on the H100 (modern NOTES.md, idea 3) while the H200's table took
-// one wave, and this path, one wave, read 2^25 x 8 floats at x0.940 of CUB on the H100 and x1.068 on the
-// H200 (GPU clock, cold L2, CCCL 3.5.0, code_id a83fa831afd68c0c; NOTES.md, idea 17).
-inline constexpr int pow2_rows_waves = 1;
+// warps stride over 4 KiB warp tiles: 1 is a persistent grid in which each warp folds many tiles; 64 gives
+// the sweep's shapes one tile per warp. Both GPUs' tuners took 64 (group pow2_rows; GPU clock, cold L2,
+// CCCL 3.5.0): 2^25 x 8 floats 421.2 -> 391.8 us on the H100 (x0.940 -> x1.004 of CUB), 285.6 -> 273.1 us
+// on the H200, and 4-10% on the other equal-row shapes (NOTES.md, idea 17). So the default is what both
+// measured GPUs chose; a GPU's table ("segmented.rows_waves"; scripts/tune_shapes.py) may set another.
+inline constexpr int pow2_rows_waves = 64;
 
 } // namespace redu::segmented
