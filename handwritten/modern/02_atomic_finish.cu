@@ -8,7 +8,9 @@
 // floats flip the sign bit of positives and every bit of negatives), min as the complement so that one
 // atomicMax serves both. A ticket counter (one acq_rel atomicAdd, last_arrival in common/device/grid_ticket.cuh)
 // elects the last block, which decodes the accumulator into the output and zeroes accumulator and
-// counter for the next call.
+// counter for the next call. Sums of 32-bit integers need no ticket: the arrivals are counted in the low
+// half of a 64-bit word whose high half is the sum (atomic_accumulator.cuh, counts_arrivals), so one
+// atomic both adds and elects.
 // Flaw removed (vs lesson 1): the second launch, and the partial array: the finishing block reads one
 // word instead of one partial per block.
 // Flaw introduced: floating-point sums are added in the order blocks finish, so they are not
