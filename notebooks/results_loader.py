@@ -9,6 +9,9 @@ Everything comes from files a project binary wrote under results/<gpu-slug>/:
   pi.json        pi by every method from pi_study
   launch_cost.json  each call's host enqueue time beside both event clocks, from launch_cost_study
   sanitizer.json compute-sanitizer summary from scripts/sanitize.sh
+  repeat_full.json, repeat_rows.json  a repeatability study: reduce_bench on a few near-tie cases with
+                 --benchmark_repetitions and --benchmark_enable_random_interleaving, one row per
+                 repetition (load_repeats); optional, a GPU folder may lack them (gpus_with)
 
 Any GPU folder a user adds works: pass its slug, or leave it out to use the only/first one.
 """
@@ -37,6 +40,11 @@ class ResultsError(RuntimeError):
 def gpus() -> list[str]:
     """GPU folders under results/ that hold a benchmark file."""
     return sorted(p.parent.name for p in RESULTS.glob("*/bench.json"))
+
+
+def gpus_with(name: str) -> list[str]:
+    """The GPU folders of gpus() that also hold the results file `name` (e.g. repeat_full.json)."""
+    return [gpu for gpu in gpus() if (RESULTS / gpu / name).exists()]
 
 
 def _folder(gpu: str | None) -> Path:
@@ -191,3 +199,39 @@ def with_ratio_to_cub(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.merge(best, on=keys, how="left")
     out["vs_cub"] = out["GBps"] / out["cub_GBps"]
     return out
+
+
+REPEAT_COLUMNS = ("kind", "impl", "family", "dtype", "op", "shape", "n", "segments", "repetition")
+
+
+def load_repeats(name: str, gpu: str | None = None) -> tuple[pd.DataFrame, dict]:
+    """repeat_full.json or repeat_rows.json (reduce_bench run with --benchmark_repetitions and
+    --benchmark_enable_random_interleaving): one row per implementation, case and repetition, with
+    kind, impl, family, dtype, op, shape, n, segments, repetition (Google Benchmark's repetition_index,
+    from 0) and ms_<timing> for each timing the file holds. Google Benchmark's aggregate rows (mean,
+    median, stddev, cv) and the floor's rows are left out. The context is checked as bench.json's is.
+    gpu=None takes the first GPU folder that holds the file. Returns (frame, context)."""
+    holders = gpus_with(name)
+    gpu = gpu or (holders[0] if holders else None)
+    if gpu not in holders:
+        raise ResultsError(f"no {name} for GPU '{gpu or 'any'}' (a repeatability study, run by hand with reduce_bench "
+                           f"--benchmark_repetitions; present for: {', '.join(holders) or 'none'})")
+    data = load_json(name, gpu)
+    context = _checked_context(data, name, REQUIRED_BENCH_CONTEXT)
+    runs = [b for b in data.get("benchmarks", []) if b.get("run_type") == "iteration"]
+    unindexed = [b.get("name") for b in runs if "repetition_index" not in b]
+    if unindexed:
+        raise ResultsError(f"{name}: {len(unindexed)} runs lack repetition_index, e.g. {unindexed[0]}")
+    if runs and max(int(b.get("repetitions", 1)) for b in runs) < 2:
+        raise ResultsError(f"{name} holds one repetition per case: it was not written with --benchmark_repetitions")
+    frame = _frame({"benchmarks": runs}, name, floor=False)
+    if frame.empty:
+        raise ResultsError(f"{name} holds no successful benchmark")
+    ms = [f"ms_{t}" for t in TIMINGS if f"ms_{t}" in frame.columns]
+    if not ms:
+        raise ResultsError(f"{name} holds none of the counters {[f'ms_{t}' for t in TIMINGS]}")
+    frame = frame.rename(columns={"repetition_index": "repetition"})
+    for column in ("n", "segments", "repetition"):
+        frame[column] = frame[column].astype("int64")
+    frame = frame[list(REPEAT_COLUMNS) + ms]
+    return frame.sort_values(["kind", "dtype", "op", "n", "segments", "impl", "repetition"]).reset_index(drop=True), context
