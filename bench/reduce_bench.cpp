@@ -114,6 +114,13 @@ int main(int argc, char** argv)
   const redu::bench::Options& options = parsed.options;
   for (const std::string& name : options.impls)
   {
+    const auto& absent = redu::absent_from_build();
+    if (const auto it = std::find_if(absent.begin(), absent.end(), [&](const auto& a) { return a.name == name; });
+        it != absent.end())
+    {
+      std::cerr << "reduce_bench: '" << name << "' is not in this build: " << it->why << "\n";
+      return 2;
+    }
     if (redu::find(name) == nullptr)
     {
       const std::string closest = redu::bench::closest_name(name);

@@ -84,6 +84,12 @@ void print_registry(std::ostream& out)
     out << info.name << "\t" << joined(info.dtypes) << "\t" << joined(info.ops) << "\t" << joined(info.kinds) << "\t"
         << determinism(info) << "\t" << info.idea << "\n";
   }
+  // What the CCCL this build found lacks: comment lines, so that a reader of the first column sees only
+  // names that can be run.
+  for (const AbsentReduction& absent : absent_from_build())
+  {
+    out << "# not in this build: " << absent.name << ": " << absent.why << "\n";
+  }
 }
 
 std::string closest_name(const std::string& name)

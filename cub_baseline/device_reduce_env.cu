@@ -53,4 +53,7 @@ REDU_REGISTER(CubDeviceReduceEnv);
 } // namespace
 } // namespace redu
 
+#else
+#include "needs_cccl.hpp"
+REDU_REGISTER_ABSENT(device_reduce_env, "cub.device_reduce_env", ::redu::needs_cccl("3.5", "DeviceReduce::Reduce with an execution environment"));
 #endif // CCCL_VERSION >= 3005000

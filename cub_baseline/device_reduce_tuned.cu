@@ -96,4 +96,12 @@ REDU_REGISTER(CubTuned512x32);
 } // namespace
 } // namespace redu
 
+#else
+#include "needs_cccl.hpp"
+REDU_REGISTER_ABSENT(tuned_256x8, "cub.tuned_256x8", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
+REDU_REGISTER_ABSENT(tuned_256x16, "cub.tuned_256x16", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
+REDU_REGISTER_ABSENT(tuned_256x32, "cub.tuned_256x32", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
+REDU_REGISTER_ABSENT(tuned_512x8, "cub.tuned_512x8", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
+REDU_REGISTER_ABSENT(tuned_512x16, "cub.tuned_512x16", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
+REDU_REGISTER_ABSENT(tuned_512x32, "cub.tuned_512x32", ::redu::needs_cccl("3.5", "a tuning policy passed through the execution environment"));
 #endif // CCCL_VERSION >= 3005000

@@ -12,9 +12,12 @@
 // gives NaN (+inf + 1 -> NaN, not +inf); and when every |x| is tiny the binned sum is wrong: for f32 below
 // about 2^-106 (one FLT_MIN, or one subnormal, sums to about -1.5e-36), for f64 below about 2^-940 (one
 // DBL_MIN sums to about -7e-302, every subnormal to 0). A larger value in the input puts the bins where they
-// work (1 + 999 x 2^-130 sums to 1 in f32). Both are declared in Info (nonfinite_sum_departure,
-// subnormal_sum_departure): the shared tests skip those two checks for it and say so, and
-// tests/library_departures_test.cpp shows that they still happen.
+// work (1 + 999 x 2^-130 sums to 1 in f32). And at the top of the double range: converting the bins
+// back to a double, the top bins are scaled down by 2^-66 and then "up" by the same 2^-66
+// (conv_binned_to_double's scale_up equals its scale_down), so an f64 sum whose largest term is near
+// 2^1000 comes out 2^132 times too small. All three are declared in Info (nonfinite_sum_departure,
+// subnormal_sum_departure, top_of_range_sum_departure): the shared tests skip those checks for it and
+// say so, and tests/library_departures_test.cpp shows that they still happen.
 // CCCL 3.5.0 issue: for n an exact multiple of 2^31 - 1 the RFA dispatch sizes its partials for one chunk
 // too few and writes past them (dispatch_reduce_deterministic.cuh, invoke_passes: the last full chunk
 // counts no blocks), so such n are refused before anything is launched.
@@ -66,7 +69,14 @@ public:
                                                     "about -1.5e-36"},
                         .nonfinite_sum_departure = {{DType::f32, DType::f64},
                                                     "CCCL 3.5.0's RFA gives NaN for any infinity in the input "
-                                                    "(+inf + 1 -> NaN)"}})
+                                                    "(+inf + 1 -> NaN)"},
+                        .top_of_range_sum_departure = {{DType::f64},
+                                                       "CCCL 3.5.0's RFA returns its top bins to double scaled by "
+                                                       "2^-132 (cub/detail/rfa.cuh, conv_binned_to_double: scale_up "
+                                                       "equals scale_down, 2^-66): a sum whose largest term is 2^944 "
+                                                       "or more (about 3e284), or 2^864 or more once its top bin has "
+                                                       "carried, comes out about 2^132 times too small (DBL_MAX + "
+                                                       "DBL_MAX - DBL_MAX gives 3.3e268)"}})
   {}
 
   template <class T, class ReduceOp>
@@ -93,4 +103,7 @@ REDU_REGISTER(CubReduceGpuToGpu);
 } // namespace
 } // namespace redu
 
+#else
+#include "needs_cccl.hpp"
+REDU_REGISTER_ABSENT(reduce_gpu_to_gpu, "cub.reduce_gpu_to_gpu", ::redu::needs_cccl("3.5", "determinism::gpu_to_gpu, the reproducible float sum"));
 #endif // CCCL_VERSION >= 3005000

@@ -90,4 +90,7 @@ REDU_REGISTER(CubReduceAtomic);
 } // namespace
 } // namespace redu
 
+#else
+#include "needs_cccl.hpp"
+REDU_REGISTER_ABSENT(reduce_atomic, "cub.reduce_atomic", ::redu::needs_cccl("3.5", "determinism::not_guaranteed, the single-pass atomic sum"));
 #endif // CCCL_VERSION >= 3005000

@@ -20,6 +20,7 @@
 // Sizes: CUB counts in int here (its offsets overload fixes OffsetT = int; the fixed-size one takes an
 // int segment size), so both declare max_n = INT32_MAX and longer problems are refused by validate().
 #include "common/contract/typed_reduction.cuh"
+#include "needs_cccl.hpp"
 #include "segment_begins.cuh"
 
 #include <cub/device/device_segmented_reduce.cuh>
@@ -105,6 +106,15 @@ cudaError_t dispatch_offsets(void* temp, std::size_t& temp_bytes, const Problem&
 
 using ArgOps = OpList<ArgMinOp, ArgMaxOp>;
 
+#if CCCL_VERSION < 3005000
+// Before CCCL 3.5 the offsets overload seeds every segment's reduction with its empty-problem pair
+// {1, +-FLT_MAX}, which is not neutral: a row whose every element is the losing infinity (argmax of all
+// -inf) keeps the seed. Declared, not patched, so that this row shows the library as it is.
+constexpr const char* infinite_row_departure =
+    "CCCL before 3.5 seeds each segment's ArgMin/ArgMax with {1, +-FLT_MAX}: a row of +inf gives argmin "
+    "+FLT_MAX at index 1, a row of -inf argmax -FLT_MAX at index 1 (the contract: the infinity at index 0)";
+#endif
+
 class CubSegmentedArg : public TypedReduction<CubSegmentedArg, AllTypes, ArgOps>
 {
 public:
@@ -115,7 +125,11 @@ public:
                         .idea   = "the library baseline for argmin/argmax per segment: one thread block per segment",
                         .kinds  = {Kind::batched, Kind::segmented},
                         .role   = Role::baseline,
-                        .max_n  = std::numeric_limits<std::int32_t>::max()})
+                        .max_n  = std::numeric_limits<std::int32_t>::max(),
+#if CCCL_VERSION < 3005000
+                        .infinite_row_arg_departure = {{DType::f32, DType::f64}, infinite_row_departure}
+#endif
+                       })
   {}
 
   template <class T, class ArgOp>
@@ -219,6 +233,9 @@ public:
 
 REDU_REGISTER(CubSegmentedFixedSizeArg);
 
+#else
+REDU_REGISTER_ABSENT(segmented_fixed_size_arg, "cub.segmented_fixed_size_arg",
+                     needs_cccl("3.5", "DeviceSegmentedReduce::ArgMin/ArgMax with an int segment size"));
 #endif // CCCL_VERSION >= 3005000
 
 } // namespace

@@ -97,4 +97,7 @@ REDU_REGISTER(CubSegmentedFixedSize);
 } // namespace
 } // namespace redu
 
+#else
+#include "needs_cccl.hpp"
+REDU_REGISTER_ABSENT(segmented_fixed_size, "cub.segmented_fixed_size", ::redu::needs_cccl("3.5", "DeviceSegmentedReduce with an int segment size"));
 #endif // CCCL_VERSION >= 3005000

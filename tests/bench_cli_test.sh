@@ -57,14 +57,22 @@ case "$case_name" in
     grep -qP '^modern\.atomic\t[a-z0-9,]*f32[a-z0-9,]*\tsum[a-z_,]*\tfull\tnot_guaranteed: [^\t]*f32/sum[^\t]*; [^\t]*gpu_to_gpu: [^\t]*i32/sum[^\t]*\t' "$tmp/out" \
       || fail "--list lacks modern.atomic's types, ops, kinds and determinism"
     ;;
-  no_gpu)
-    # The refusal comes before the sweep is built; the sweep options only keep a GPU machine's run short.
-    run_bench --impl=cub.device_reduce --types=f32 --ops=sum --min_log2=10 --max_log2=10 --samples=1
-    if [ "$rc" = 0 ] && grep -q '^full/cub.device_reduce/f32/sum/n:1024/' "$tmp/out"; then
-      skip "a GPU is present and was benchmarked: the no-GPU refusal is not applicable here"
+  gpu_or_refusal)
+    # Either outcome is checked, decided by the binary itself: with a GPU it benchmarks and its JSON holds
+    # the row; without one it refuses before building the sweep, saying why (and REQUIRE_GPU=1 makes that
+    # refusal a failure). The sweep options only keep a GPU machine's run short.
+    run_bench --impl=cub.device_reduce --types=f32 --ops=sum --min_log2=10 --max_log2=10 --samples=1 --floor=no \
+      --benchmark_out="$tmp/out.json" --benchmark_out_format=json
+    if [ "$rc" = 0 ]; then
+      grep -qF '"name": "full/cub.device_reduce/f32/sum/n:1024' "$tmp/out.json" \
+        || fail "exit 0, but the JSON output holds no full/cub.device_reduce/f32/sum/n:1024 row"
+      echo "a GPU is present: benchmarked, and the JSON holds the row"
+    else
+      expect_exit 1
+      expect_in err "reduce_bench: cannot benchmark: "
+      gpu_required && fail "REQUIRE_GPU is set but reduce_bench refused: $(head -n 1 "$tmp/err")"
+      echo "no GPU: refused with the reason"
     fi
-    expect_exit 1
-    expect_in err "reduce_bench: cannot benchmark: "
     ;;
   out_of_memory_skip)
     mib="$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2> /dev/null | head -n 1)"

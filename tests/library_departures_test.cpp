@@ -1,7 +1,7 @@
-// Where a library baseline's float sums depart from the contract (Info::subnormal_sum_departure,
-// Info::nonfinite_sum_departure): the shared tests skip exactly those checks for it, so here each
-// declared departure is shown to still happen. When a library release fixes one, its test here fails,
-// and the declaration (and the skip it buys) must go.
+// Where a library baseline departs from the contract (Info::subnormal_sum_departure,
+// nonfinite_sum_departure, top_of_range_sum_departure, infinite_row_arg_departure): the shared tests
+// skip exactly those checks for it, so here each declared departure is shown to still happen. When a
+// library release fixes one, its test here fails, and the declaration (and the skip it buys) must go.
 #include "support/device_problem.hpp"
 #include "support/gpu.hpp"
 
@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <vector>
@@ -93,6 +94,82 @@ TEST(LibraryDepartures, DeclaredNonfiniteSumDeparturesStillHappen)
   if (!for_each_declared(&Info::nonfinite_sum_departure, check))
   {
     std::cout << "[   NOTE   ] no implementation in this build declares a nonfinite-sum departure\n";
+  }
+}
+
+// The smallest inputs that show it: one term near the top of the double range, and max + max - max.
+TEST(LibraryDepartures, DeclaredTopOfRangeSumDeparturesStillHappen)
+{
+  REDU_REQUIRE_GPU();
+  const auto check = [](const Reduction& impl, DType dtype) {
+    const auto show = [&](auto type) {
+      using T     = decltype(type);
+      const T max = std::numeric_limits<T>::max();
+      for (const std::vector<T>& values : {std::vector<T>{std::ldexp(T(1), std::numeric_limits<T>::max_exponent - 24)},
+                                           std::vector<T>{max, max, -max}})
+      {
+        T got{};
+        ASSERT_OK(sum_of(impl, values, got));
+        const T exact = values.size() == 1 ? values[0] : max;
+        std::cout << "[   NOTE   ] " << impl.info().name << " " << to_string(dtype) << ": " << values.size()
+                  << " term(s), exact sum " << exact << ", got " << got << "\n";
+        EXPECT_TRUE(std::isfinite(got) && std::fabs(got - exact) > std::fabs(exact) / 2)
+            << "the sum is now right (or an overflow): the departure is gone, remove it from the implementation's Info";
+      }
+    };
+    dtype == DType::f32 ? show(float{}) : show(double{});
+  };
+  if (!for_each_declared(&Info::top_of_range_sum_departure, check))
+  {
+    std::cout << "[   NOTE   ] no implementation in this build declares a top-of-range sum departure\n";
+  }
+}
+
+// A batched row of 1000 elements, all the infinity that loses: the contract's answer is that infinity at
+// index 0.
+TEST(LibraryDepartures, DeclaredInfiniteRowArgDeparturesStillHappen)
+{
+  REDU_REQUIRE_GPU();
+  bool any = false;
+  for (const Reduction* impl : registry())
+  {
+    const Info& info = impl->info();
+    for (DType dtype : {DType::f32, DType::f64})
+    {
+      if (!info.infinite_row_arg_departure.applies_to(dtype) || !info.supports(dtype) || !info.supports(Kind::batched))
+      {
+        continue;
+      }
+      for (Op op : {Op::argmin, Op::argmax})
+      {
+        if (!info.supports(op))
+        {
+          continue;
+        }
+        any = true;
+        SCOPED_TRACE(info.name + " " + to_string(dtype) + " " + to_string(op) + ": " + info.infinite_row_arg_departure.why);
+        const auto show = [&](auto type) {
+          using T           = decltype(type);
+          const T loser     = op == Op::argmax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+          const std::vector<T> values(1000, loser);
+          DeviceProblem d;
+          ASSERT_OK(make_device_problem(Kind::batched, op, Shape{"", 1000, 1, {}}, values, impl, d));
+          ASSERT_OK(run_and_wait(*impl, d.problem, d.workspace, nullptr));
+          std::vector<T> value;
+          std::vector<std::int64_t> index;
+          ASSERT_OK(download(d.output, value));
+          ASSERT_OK(download(d.indices, index));
+          EXPECT_FALSE(value.at(0) == loser && index.at(0) == 0)
+              << "a row of " << loser << " now gives it at index 0: the departure is gone, remove it from the "
+                 "implementation's Info";
+        };
+        dtype == DType::f32 ? show(float{}) : show(double{});
+      }
+    }
+  }
+  if (!any)
+  {
+    std::cout << "[   NOTE   ] no implementation in this build declares an infinite-row arg departure\n";
   }
 }
 

@@ -285,6 +285,11 @@ Status prepare(const Reduction& impl, const Problem& problem, Workspace workspac
     return Status::invalid(impl.info().name + ": workspace of " + std::to_string(workspace.bytes)
                            + " bytes is smaller than the " + std::to_string(needed) + " bytes required");
   }
+  if (needed > 0 && reinterpret_cast<std::uintptr_t>(workspace.data) % workspace_alignment != 0)
+  {
+    return Status::invalid(impl.info().name + ": the workspace pointer is not aligned to "
+                           + std::to_string(workspace_alignment) + " bytes (cudaMalloc's alignment)");
+  }
   if (needed > 0)
   {
     REDU_TRY(check_overlaps(impl.info().name, ranges_of(problem, workspace), 1)); // the workspace against the rest
@@ -401,6 +406,28 @@ const Reduction* find(const std::string& name)
     }
   }
   return nullptr;
+}
+
+namespace
+{
+std::vector<AbsentReduction>& absent_list()
+{
+  static std::vector<AbsentReduction> absent;
+  return absent;
+}
+} // namespace
+
+const std::vector<AbsentReduction>& absent_from_build()
+{
+  return absent_list();
+}
+
+bool register_absent(AbsentReduction absent)
+{
+  std::vector<AbsentReduction>& list = absent_list();
+  list.push_back(std::move(absent));
+  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return true;
 }
 
 } // namespace redu

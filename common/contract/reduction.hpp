@@ -102,12 +102,21 @@ struct Info
   // Float sums only: an error factor of its own, for implementations that are not a plain tree (a
   // compensated or an exact sum), for `count` terms of `dtype`; nullptr: the tree's (sum_error_factor).
   double (*error_factor)(DType dtype, std::int64_t count) = nullptr;
+  // Float sums only: the result is the exact sum rounded once (to nearest, ties to even) into the
+  // output type, whatever the data and the order: the bits depend on the input alone, and a sum whose
+  // partial sums would overflow still returns the finite exact sum rounded. Tested bit for bit against
+  // the exact host sum (tests/contract_rules_test.cpp).
+  bool correctly_rounded = false;
   // Library baselines only: where the library's float sums depart from the contract (problem.hpp), for
   // which element types, and why; none by default. The shared tests skip exactly that check there and
   // print the reason; tests/library_departures_test.cpp shows the departure still happens, so a library
   // release that fixes it fails there, and the declaration goes.
-  ContractDeparture subnormal_sum_departure; // sums of input that is all subnormal (or all tiny)
-  ContractDeparture nonfinite_sum_departure; // sums of input that holds an infinity
+  ContractDeparture subnormal_sum_departure;    // sums of input that is all subnormal (or all tiny)
+  ContractDeparture nonfinite_sum_departure;    // sums of input that holds an infinity
+  ContractDeparture top_of_range_sum_departure; // sums whose terms reach the top of the type's range
+  // argmin/argmax of a row whose every element is the infinity that loses (argmax of all -inf): the
+  // contract wants that infinity at index 0.
+  ContractDeparture infinite_row_arg_departure;
 
   bool supports(DType dtype) const;
   bool supports(Op op) const;
@@ -116,6 +125,11 @@ struct Info
   // Bit-identical reruns at least (run_to_run or gpu_to_gpu).
   bool is_deterministic(DType dtype, Op op) const { return determinism(dtype, op) != Determinism::not_guaranteed; }
 };
+
+// The workspace's alignment: what cudaMalloc and CUB's allocators give. Kernels keep 8- and 16-byte
+// words (tickets, partials, vector stores) at the workspace's start; a less aligned workspace is refused
+// by prepare() and run() with a clear error, before anything is launched.
+inline constexpr std::size_t workspace_alignment = 256;
 
 // Checks a problem against the contract and against what `impl` declares; launches nothing, and
 // allocates nothing unless it refuses. Device-side contents (segment offsets) are checked by run().
@@ -187,11 +201,21 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
 double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count);
 
 // Registry of lessons and baselines, ordered by name, stable across runs; exhibits apart. find()
-// looks in both.
+// looks in both. Which baselines a build registers depends on the CCCL it was built against (CCCL's
+// version decides which entry points exist): a baseline that this build's CCCL lacks is not registered
+// but listed by absent_from_build(), with the reason, so listings can say what is missing and why.
 const std::vector<const Reduction*>& registry();
 const std::vector<const Reduction*>& exhibits();
 const Reduction* find(const std::string& name);
 bool register_reduction(std::unique_ptr<Reduction> impl);
+
+struct AbsentReduction
+{
+  std::string name;
+  std::string why; // e.g. "needs CCCL 3.5 (this build: 3.0.1)"
+};
+const std::vector<AbsentReduction>& absent_from_build();
+bool register_absent(AbsentReduction absent);
 
 } // namespace redu
 
@@ -199,3 +223,7 @@ bool register_reduction(std::unique_ptr<Reduction> impl);
 // library, so every registration's static initialiser is kept.
 #define REDU_REGISTER(Type) \
   static const bool redu_registered_##Type = ::redu::register_reduction(std::make_unique<Type>())
+
+// In place of REDU_REGISTER where this build's CCCL lacks what an implementation needs.
+#define REDU_REGISTER_ABSENT(Tag, name, why) \
+  static const bool redu_absent_##Tag = ::redu::register_absent(::redu::AbsentReduction{name, why})

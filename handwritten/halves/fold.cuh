@@ -14,6 +14,7 @@
 #include "handwritten/halves/widen.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace redu::halves
 {
@@ -61,6 +62,16 @@ __device__ __forceinline__ float fold_half_tiles(const T* in, std::int64_t n, st
   return acc[0];
 }
 
+// A lane's running value in fold_half_range: double for sums, float for min/max (exact in either).
+// Segments are grouped by their average length, so one lane may fold a whole segment far longer than
+// the rest (a million empty segments, then one of 2^20 halves: a chain of 2^17 pack sums). A float
+// chain of k additions can lose k roundings, far beyond the tree's bound, 2 (log2 n + 1) u sum|x|
+// (common/contract/problem.hpp). In double an addition costs 2^-29 of a float rounding, so the lane's
+// result is its packs' float sums rounded once to float. The price: a conversion and a double add per
+// 16-byte pack, which even a GPU with 1/64-rate fp64 issues faster than its memory delivers packs.
+template <class ReduceOp>
+using LaneSum = std::conditional_t<ReduceOp::id == Op::sum || ReduceOp::id == Op::sum_squares, double, float>;
+
 // As fold_range (range_fold.cuh), in float: a group of Group threads folds in[begin, end) of a half
 // array, `rank` being this thread's place in the group. Thread `rank` takes the head and tail halves
 // rank, rank + Group, ... and the packs rank + u x Group of each round of Group x Unroll packs, all of
@@ -71,12 +82,13 @@ __device__ __forceinline__ float fold_half_range(const T* __restrict__ in, std::
                                                  int rank, const Load& load, ReduceOp op)
 {
   using P                        = Pack<T>;
+  using Lane                     = LaneSum<ReduceOp>;
   const auto [body, packs, tail] = cut_range(in, begin, end);
-  float partial                  = ReduceOp::template identity<float>();
+  Lane partial                   = ReduceOp::template identity<Lane>();
 
   for (std::int64_t i = begin + rank; i < body; i += Group)
   {
-    partial = op(partial, leaf_of<ReduceOp>(load.scalar(in + i)));
+    partial = op(partial, Lane(leaf_of<ReduceOp>(load.scalar(in + i))));
   }
   const P* v     = reinterpret_cast<const P*>(in + body);
   std::int64_t k = rank;
@@ -87,19 +99,19 @@ __device__ __forceinline__ float fold_half_range(const T* __restrict__ in, std::
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
     {
-      partial = op(partial, fold_pack8(x[u], op));
+      partial = op(partial, Lane(fold_pack8(x[u], op)));
     }
   }
   if (k < packs) // fewer than Unroll packs left for this thread: one predicated round
   {
-    fold_partial_round<Group, Unroll>(v, k, packs, load,
-                                      [&partial, op](int, const P& x) { partial = op(partial, fold_pack8(x, op)); });
+    fold_partial_round<Group, Unroll>(
+        v, k, packs, load, [&partial, op](int, const P& x) { partial = op(partial, Lane(fold_pack8(x, op))); });
   }
   for (std::int64_t i = tail + rank; i < end; i += Group)
   {
-    partial = op(partial, leaf_of<ReduceOp>(load.scalar(in + i)));
+    partial = op(partial, Lane(leaf_of<ReduceOp>(load.scalar(in + i))));
   }
-  return partial;
+  return static_cast<float>(partial);
 }
 
 } // namespace redu::halves

@@ -14,7 +14,8 @@
 // by a one-thread kernel (a memset cannot write +inf-like identities), so n = 0 yields the identity.
 // Flaw of 03 it removes: the second level's launch and the partials' round trip through memory.
 // Flaw it adds: the order in which blocks' atomics land varies from run to run, so float and double sums
-// are not bit-reproducible (determinism not_guaranteed); integer results and min/max are order-independent.
+// are not bit-reproducible (determinism not_guaranteed); integer results and min/max are order-independent
+// (two zeros that meet keep the sign the operator prefers, combine_signed_zeros below).
 // The post: "may or may not have performance degradations" against the repeated launches; with 4096
 // rows there are only 4096 atomics on one address, so the batched pass dominates either way.
 // Requirements: none on n; no workspace.
@@ -32,6 +33,21 @@ namespace redu::leimao
 namespace
 {
 
+// min/max of two floats where two zeros meet: -0 for min, +0 for max, whichever arrived first. The
+// contract compares the zeros equal (op keeps the stored one), so without this tie-break the sign of a
+// zero result would follow the order in which blocks' atomics land, and run_to_run promises every bit.
+template <class T, class ReduceOp>
+__device__ __forceinline__ T combine_signed_zeros(T stored, T value, ReduceOp op)
+{
+  if (stored == T(0) && value == T(0))
+  {
+    const bool negative = ReduceOp::id == Op::min ? (signbit(stored) || signbit(value))
+                                                  : (signbit(stored) && signbit(value));
+    return negative ? -T(0) : T(0);
+  }
+  return op(stored, value);
+}
+
 // Combines `value` into *address with a compare-and-swap loop on the element's bits; stops early when
 // the stored value already wins (op(stored, value) == stored), so most blocks of a min/max pay one read.
 template <class T, class ReduceOp>
@@ -44,7 +60,7 @@ __device__ void atomic_combine_cas(T* address, T value, ReduceOp op)
   {
     T stored;
     memcpy(&stored, &current, sizeof(T));
-    const T combined = op(stored, value);
+    const T combined = ReduceOp::id == Op::sum ? op(stored, value) : combine_signed_zeros(stored, value, op);
     Bits wanted;
     memcpy(&wanted, &combined, sizeof(T));
     if (wanted == current)

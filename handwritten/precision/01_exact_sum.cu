@@ -198,8 +198,9 @@ public:
            .source = "Kulisch's long accumulator; Neal, fast exact summation using small and large superaccumulators",
            .idea   = "integer limbs: the exact sum rounded once, the same bits on any GPU and grid",
            .kinds  = {Kind::full},
-           .determinism  = input_only,
-           .error_factor = correctly_rounded})
+           .determinism       = input_only,
+           .error_factor      = correctly_rounded,
+           .correctly_rounded = true})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

@@ -136,6 +136,13 @@ inline std::vector<Shape> segmented_shapes(std::mt19937_64& rng)
   long_rows_one_huge[1001] = 0;
   shapes.push_back(segments_from_lengths("long-rows-one-huge", long_rows_one_huge));
 
+  // A million empty segments, then one of 2^20 + 3: segments grouped by their average length give the
+  // long one to the group chosen for the empty ones (one thread), whose chain of additions must still
+  // meet the stated bound.
+  std::vector<std::int64_t> empties_then_long(1000001, 0);
+  empties_then_long.back() = (1 << 20) + 3;
+  shapes.push_back(segments_from_lengths("empties-then-long", empties_then_long));
+
   // The first segment starts late: the elements before offsets[0] hold poison (correctness_test.cpp).
   shapes.push_back(segments_from_lengths("late-start", {5, 0, 70001, 1000, 3}, 777));
   return misaligning(shapes, {"mixed-with-empties", "lognormal", "late-start"});
