@@ -61,7 +61,7 @@ std::vector<T> chosen(const std::vector<T>& requested, const std::vector<T>& swe
 
 // The batched shapes of sampling from a language model: one row of logits per sequence (1 to 4096
 // sequences), as wide as the vocabulary of three model families (32000, 128256, 151936 tokens); the
-// argmax of each row is the next token (issue 18).
+// argmax of each row is the next token.
 std::vector<std::pair<std::int64_t, std::int64_t>> sampling_shapes()
 {
   std::vector<std::pair<std::int64_t, std::int64_t>> shapes;
@@ -83,7 +83,7 @@ bool is_sum(Op op)
 }
 
 // The default sweep times every operator, at fewer sizes for those that are not sums so that it stays
-// within a device session: full arrays of f32 and i32 at 2^16, 2^18, ..., 2^30 for min, max, argmin and
+// within a device lease: full arrays of f32 and i32 at 2^16, 2^18, ..., 2^30 for min, max, argmin and
 // argmax; batched and segmented f32 for sum, max and argmax, argmax also on the sampling shapes. The
 // sums of f32, i32 and f64 keep every size; bf16 and f16 (halves) are timed for sum only: full arrays
 // at 2^16, 2^18, ..., 2^30, and every batched and segmented shape. Operators or types named on the

@@ -1,5 +1,5 @@
-// bf16 and f16 inputs through CUB (issue 19): sums in a float accumulator, min/max in the input type.
-// cub::DeviceReduce::Sum from bf16 into a float output does not compile (CCCL issue 615: its
+// bf16 and f16 inputs through CUB: sums in a float accumulator, min/max in the input type.
+// cub::DeviceReduce::Sum from bf16 into a float output does not compile (NVIDIA/cccl#615: its
 // accumulator is the input type), so sum and sum_squares call TransformReduce with a widening functor,
 // cuda::std::plus<float> and 0.0f: the accumulator is float, each half (exact in f32) is squared in
 // float for sum_squares. Min and max call Reduce with cuda::minimum / cuda::maximum and the contract's

@@ -1,7 +1,7 @@
-// bf16 and f16 rows and segments through CUB (issue 19): cub::DeviceSegmentedReduce::Reduce, a float
+// bf16 and f16 rows and segments through CUB: cub::DeviceSegmentedReduce::Reduce, a float
 // per segment for sum and sum_squares, the input type for min and max.
 // DeviceSegmentedReduce has no transform entry point and its Sum accumulates in the input type (as
-// DeviceReduce::Sum, CCCL issue 615), so the sums read the halves through a transform iterator that
+// DeviceReduce::Sum, NVIDIA/cccl#615), so the sums read the halves through a transform iterator that
 // widens each to float (WidenHalf), with cuda::std::plus<float> and 0.0f: the accumulator and the output
 // are float. Min and max reduce the halves themselves with cuda::minimum / cuda::maximum and the
 // contract's identity, +-inf of the half type (segmented_reduce.cu says why not Min/Max).

@@ -1,21 +1,20 @@
 // launch_cost_study: where a small reduction's host-clock time goes. The benchmark's two clocks
 // (report/event_timer.hpp) differ by what the host does between the start event and the kernel
-// reaching the GPU; at n <= 2^20 that is about half of the host-clock time, and in one H200 run
-// (a83fa831afd68c0c) it was where modern.atomic, faster than every CUB variant on the GPU clock, lost to
-// cub.reduce_atomic on the host clock (handwritten/modern/NOTES.md, idea 30). This study splits that
-// difference in two:
+// reaching the GPU; at n <= 2^20 that is about half of the host-clock time, and it can decide whether a
+// kernel faster on the GPU clock (modern.atomic) wins on the host clock too (handwritten/modern/DESIGN.md).
+// This study splits that difference in two:
 //
 //   enqueue:   the host's own time for one call (Call::run: the implementation's host code, the
 //              driver's launch call), measured with std::chrono around a batch of calls that wait
 //              behind a held stream (StreamBlocker), so the GPU cannot slow the host down;
 //   remainder: host clock - GPU clock - enqueue. It was meant as what the GPU adds when a launch
-//              reaches it idle, but on both GPUs it came out negative for every row but
-//              cub.device_reduce_env's (-0.2 to -11 us, hot L2, CCCL 3.5.0; the env call's host clock
-//              is 57-82 us against 7-8 us on the GPU): the host clock starts when the GPU reaches the
-//              start event, after the host began the call, and the launch call's host work after the
-//              submission is in the enqueue time but not in the host clock. So read enqueue against
-//              launch.empty's (the host path's cost), and host - GPU clock as the host clock's whole
-//              extra; the remainder says only how much of the enqueue the host clock hides.
+//              reaches it idle, but on both measured GPUs it came out negative for every row but
+//              cub.device_reduce_env's (whose host clock is many times its GPU time): the host clock
+//              starts when the GPU reaches the start event, after the host began the call, and the
+//              launch call's host work after the submission is in the enqueue time but not in the host
+//              clock. So read enqueue against launch.empty's (the host path's cost), and host - GPU
+//              clock as the host clock's whole extra; the remainder says only how much of the enqueue
+//              the host clock hides.
 //
 // A reference row, launch.empty, times the benchmark's empty launch (FloorKernels::empty in bench/floor.hpp,
 // reduce_bench's floor.empty_launch row): one warp that does nothing, launched with <<<>>> and no host code
@@ -52,7 +51,7 @@ using redu::Status;
 namespace report = redu::report;
 
 constexpr const char* program = "launch_cost_study";
-// The sizes where the host clock decides (issue 17's small-n target): one tile per block up to 2^20.
+// The sizes where the host clock decides: one tile per block up to 2^20.
 constexpr int sizes_log2[]          = {16, 20};
 constexpr redu::DType dtypes[]      = {redu::DType::f32, redu::DType::i32};
 constexpr const char* reference_row = "launch.empty";

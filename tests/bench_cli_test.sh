@@ -20,7 +20,7 @@ run_bench() {
 }
 expect_exit() { [ "$rc" = "$1" ] || fail "expected exit $1"; }
 expect_error_exit() { [ "$rc" != 0 ] || fail "expected a non-zero exit"; }
-# expect_in out|err TEXT: TEXT (fixed string) appears in the last run's stdout or stderr.
+# expect_in out|err TEXT: TEXT (fixed string) appears in the last command's stdout or stderr.
 expect_in() { grep -qF -- "$2" "$tmp/$1" || fail "expected \"$2\" in std$1"; }
 gpu_required() { [ -n "${REQUIRE_GPU:-}" ] && [ "${REQUIRE_GPU}" != 0 ]; }
 

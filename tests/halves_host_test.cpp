@@ -1,4 +1,4 @@
-// Host-only tests of the bf16/f16 element types (issue 19): the contract's output type and its
+// Host-only tests of the bf16/f16 element types: the contract's output type and its
 // validation, the determinism they are declared with, the harness's conversions and data, and the
 // benchmark's --types. They run everywhere, CI included (no GPU needed).
 #include "support/reference.hpp"

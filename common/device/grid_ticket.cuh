@@ -15,7 +15,7 @@ namespace redu
 // its ticket, acquire lets the winner see every contribution released before the tickets it follows, and
 // the winner's __syncthreads() passes that on to its other threads. It replaces the threadFenceReduction
 // sample's __threadfence() + atomicInc + __threadfence(): one instruction's semantics instead of two full
-// fences, measured 0.35-0.5 us faster at small n (handwritten/modern/NOTES.md, idea 5).
+// fences, measured faster at small n (handwritten/modern/DESIGN.md).
 // The counter's owner sets it back to 0 before its next use (the winner, or whoever reuses the memory).
 __device__ __forceinline__ bool last_arrival(unsigned* ticket, unsigned arrivals)
 {

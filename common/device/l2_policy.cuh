@@ -1,19 +1,18 @@
 // Host side: which form the 16-byte loads of a read-once input take (InputLoad in vector_load.cuh), chosen
 // from the input's size and the device's L2 size.
 //
-// Rule: evict_first when the input is larger than the L2, evict_normal when it fits. The modern family takes
-// the fitting case as plain read-only loads, which the L2 keeps at that same default priority and which read
-// faster than the explicit hint (InputLoad<false>, vector_load.cuh; handwritten/modern/NOTES.md, idea 28);
-// the other families keep the hint, not yet re-measured.
+// Rule: evict_first when the input is larger than the L2, evict_normal when it fits. The modern and halves
+// families take the fitting case as plain read-only loads, which the L2 keeps at that same default priority
+// and which read faster than the explicit hint (InputLoad<false>, vector_load.cuh); the other families keep
+// the hint, not yet re-measured.
 // Why, for inputs larger than the L2: nothing of them can still be resident when the next pass starts, so
-// their lines should replace each other, not the lines already resident. On an H200 that read 13-15%
-// faster at 2^28-2^30 floats; on an H100 it moved by at most 0.3% (handwritten/modern/NOTES.md, idea 20).
+// their lines should replace each other, not the lines already resident. The H200 read large inputs
+// faster this way; the H100 did not move.
 // Why, for inputs that fit: a reduction often reads what the previous kernel just wrote, or the same data
 // again, and then the input is already in the L2. evict_first lines only displace one another, so an
 // evict_first input keeps a small share of the L2 however much is free: with it, modern.atomic ran no
-// faster with the L2 hot than cold at 2^22-2^23 floats on either GPU (10.5 vs 10.6 us on the H100), where
-// the floor search's hot winners all used evict_normal or plain read-only loads (5.9 us) and CUB ran
-// 8.1 us (results of code_id 7e8083b42296748e; NOTES.md, idea 21).
+// faster with the L2 hot than cold at 2^22-2^23 floats on either GPU, where the floor search's hot
+// winners all used evict_normal or plain read-only loads. The measurements: handwritten/modern/DESIGN.md.
 #pragma once
 
 #include "common/contract/status.hpp"

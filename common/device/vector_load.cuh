@@ -116,8 +116,8 @@ struct ReadOnlyLoad
 // the read-only path (ld.global.nc), no L1 allocation (each byte is used once), and the priority as a
 // cache-policy operand. evict_first: the input's lines replace each other instead of the lines already
 // resident, which after a write-heavy producer are dirty, so the reduction does not pay for writing them
-// back; on an H200 it also read 13% faster than evict_normal at 2^28-2^30 floats (handwritten/modern/
-// NOTES.md, ideas 7 and 20). The floor search (bench/floor.cu) tries both priorities; the modern family
+// back; on an H200 it also read faster than evict_normal on inputs several times the L2's size
+// (handwritten/modern/DESIGN.md). The floor search (bench/floor.cu) tries both priorities; the modern family
 // and halves families take it through InputLoad below, the others directly (evict_normal when the input fits).
 class StreamingLoad
 {
@@ -154,8 +154,8 @@ private:
 //   InputLoad<true>,  larger than the L2: StreamingLoad(evict_first), for the reasons above;
 //   InputLoad<false>, fits in the L2: a plain read-only load (ld.global.nc.v4: no L1 flag, no L2 hint), whose
 //                     lines the L2 keeps at its default priority for the next reader, as evict_normal would.
-//                     Against StreamingLoad(evict_normal) it read up to 10% faster at 2^20-2^23 elements on
-//                     the H100 and up to 4.6% on the H200 (handwritten/modern/NOTES.md, idea 28). Loaded as four
+//                     Against StreamingLoad(evict_normal) it read faster on both measured GPUs: the hint,
+//                     not the L1 flag, costs (handwritten/modern/DESIGN.md). Loaded as four
 //                     32-bit words like StreamingLoad: __ldg of a double2 took the f64 kernel from 64 to 74
 //                     registers, 4 -> 3 resident blocks of 256 threads per SM.
 // A template argument, not a run-time flag: one kernel holding both forms took 72 registers for f64 (the same

@@ -165,10 +165,9 @@ __global__ void __launch_bounds__(block_threads)
 // and writes the winner. Against split_rows the last block neither re-reads the blocks' pairs nor runs a
 // second block-wide fold (two __syncthreads and an L2 round trip of its critical path), and the other
 // blocks write one 8-byte atomic instead of a 12-byte pair.
-// Prediction: lesson 2 against lesson 1 on a whole array of 2^18 floats, one chunk per block as here,
-// is 5.8 against 7.6 us (H100, GPU clock, cold L2, CCCL 3.5.0, code_id 2568ebac5cb655f6); the sampling
-// shapes' 1 and 8 rows (7.6-9.6 us with pairs) should gain 1-2 us. Measured: handwritten/modern/NOTES.md,
-// idea 24.
+// Why: on a whole array lesson 2's finish costs about 1.8 us less than lesson 1's, so the sampling
+// shapes' 1 to 64 rows, which a block per chunk splits, should gain as much. Measured:
+// handwritten/modern/DESIGN.md.
 template <class T, class ArgOp, class Rows>
 __global__ void __launch_bounds__(block_threads)
     split_rows_key64(const T* __restrict__ in, Rows bounds, T* __restrict__ out, std::int64_t* __restrict__ out_index,

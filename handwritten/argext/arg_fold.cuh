@@ -12,7 +12,7 @@
 // lanes / 1.2 G floats per us): memory-bound, the pair costs no bandwidth, only issue slots the loads
 // leave free. Why a tree and not one full comparison per pack: fewer instructions, and no chain of Unroll
 // dependent 64-bit comparisons, between a warp's rounds of loads; measured, the pairs' full-array lesson
-// took 2-4% less time from 2^16 to 2^25 on the H200 (handwritten/modern/NOTES.md, idea 25).
+// took a few % less time up to 2^25 (handwritten/modern/DESIGN.md).
 #pragma once
 
 #include "common/device/range_fold.cuh"

@@ -1,6 +1,6 @@
 // Tuning as data: every launch-shape constant of the argext family, each with the rule it follows, and
 // the host functions that turn them into grids. First choices, by analogy with the modern and segmented
-// families (their NOTES.md); not yet measured for pairs.
+// families; what was measured since is in handwritten/modern/DESIGN.md (rows marked argext).
 #pragma once
 
 #include "common/contract/status.hpp"
@@ -24,11 +24,10 @@ inline constexpr int block_threads = 256;
 inline constexpr int unroll = 8;
 // Lesson 2 (the key) only: inputs of at least large_input_l2_multiple x the L2 take blocks of
 // large_input_threads (the same 8 loads per thread, a tile twice as large, half as many blocks), as
-// modern.atomic does for large inputs. Measured on the H200 (f32/i32 argmax, GPU clock, cold L2, CCCL
-// 3.5.0, three interleaved rounds, handwritten/modern/NOTES.md idea 26): 512-thread blocks took 2.0-2.4% less
-// time at 2^25 elements, 1.3% at 2^26 (64.0 -> 63.1 us, modern.atomic's max read 63.2), the same within
-// 0.3% at 2^24 and from 2^27 to 2^30, and 3-10% more below 2^22 (fewer blocks for a small input). Twice
-// the L2 puts the switch between 2^24 and 2^25 floats on the H200 (60 MB) and the H100 (50 MB).
+// modern.atomic does for large inputs. Measured, 512-thread blocks gained a little at 2^25-2^26 elements,
+// nothing at 2^24 or from 2^27, and lost below 2^22 (fewer blocks for a small input;
+// handwritten/modern/DESIGN.md). Twice the L2 puts the switch between 2^24 and 2^25 floats on the H200
+// (60 MB) and the H100 (50 MB).
 inline constexpr int large_input_threads     = 512;
 inline constexpr int large_input_l2_multiple = 2;
 // The input's L2 priority: evict_first when it is larger than the L2, evict_normal when it fits
@@ -39,7 +38,7 @@ inline constexpr int large_input_l2_multiple = 2;
 // the last block reads them all alone; 16 waves of ~8 blocks per SM is ~17k partials (~200 KiB) on an
 // H100, ~1% of a 2^28-float read. A default: a GPU's table (tuning/<gpu-slug>.txt, "argext.waves") may
 // set another, as for the modern family (every block ends with a grid ticket, whose cost per block is
-// not the same on every GPU: handwritten/modern/NOTES.md, idea 22).
+// not the same on every GPU: handwritten/modern/DESIGN.md).
 inline constexpr int default_full_waves = 16;
 // Upper bound on every full-array grid, so the workspace is sized without asking the device.
 inline constexpr int max_grid = 65536;
@@ -53,13 +52,12 @@ inline constexpr std::int64_t warp_row_max_length = 512;
 // enough of them to give every SM a block's worth of warps (warp_rows_per_sm x SMs rows): a block per
 // row of 4096 floats loads its 16 KiB in one round and then stands in a block-wide reduction, so an SM's
 // few resident blocks (register-bound: 5 of 256 threads on an H200) leave the memory idle between rows;
-// a warp streams its row in 8 rounds and ends in five shuffles. Measured, 65536 rows of 4096 floats, f32
-// argmax, GPU clock, cold L2: H200 block per row 3814 GB/s (0.88x CUB), warp per row 4436 (1.02x,
-// +16%); H100 block per row 338.7 us, warp per row 347.1 us (2.5% slower). So the limit is per GPU: the
+// a warp streams its row in 8 rounds and ends in five shuffles. Measured on 65536 rows of 4096 floats, a
+// warp per row won on the H200 and lost on the H100 (tuning/README.md). So the limit is per GPU: the
 // default, default_equal_row_warp_max = warp_row_max_length, keeps block-per-row beyond 512 (the rule
 // adds no rows), and a GPU's table (tuning/<gpu-slug>.txt, "argext.equal_row_warp_max", tuned by
 // scripts/tune_shapes.py's argext_rows group) may raise it. Segments keep 512: their average hides the
-// skew, and one warp on a log-normal set's longest segment held the whole launch (1925 -> 513 GB/s).
+// skew, and one warp on a log-normal set's longest segment held the whole launch.
 inline constexpr int default_equal_row_warp_max = static_cast<int>(warp_row_max_length);
 inline constexpr int max_equal_row_warp_max     = 65536;
 inline constexpr std::int64_t warp_rows_per_sm  = block_threads / 32;
@@ -70,9 +68,8 @@ inline constexpr int row_unroll = 4;
 // Lanes per short row: the fewest (a power of two, 1 to 32) that hold the row's 16-byte packs in one
 // round of row_unroll loads each. Why not always a warp: a warp on a row of 8 floats (2 packs) has 2 lanes
 // loading 32 bytes while 30 wait, so an SM's 64 warps keep ~2 KiB in flight, against the tens of KiB that
-// bandwidth x latency asks (Little's law; 2^25 rows of 8 ran at 84 GB/s on the H200). With one lane per
-// such row, each warp has 32 rows and 1 KiB in flight. Rows of 8 / 32 / 64 / 256 / 512 floats: 1 / 2 / 4
-// / 16 / 32 lanes.
+// bandwidth x latency asks (Little's law). With one lane per such row, each warp has 32 rows and 1 KiB in
+// flight. Rows of 8 / 32 / 64 / 256 / 512 floats: 1 / 2 / 4 / 16 / 32 lanes.
 template <class T> inline int lanes_per_row(std::int64_t average_length)
 {
   const std::int64_t packs = (average_length + pack_size<T> - 1) / pack_size<T>;

@@ -3,7 +3,7 @@
 // Idea: modern.last_block (handwritten/modern/03_last_block_finish.cu) with the element widened on
 // load. Its launch shape is reused as it is, constant for constant, so the shape holds the same bytes in
 // flight (8 packs of 16 bytes per thread) and the same tiles in bytes: any gap between this kernel's
-// fraction of the floor and the f32 kernel's is the widening, not the shape (NOTES.md).
+// fraction of the floor and the f32 kernel's is the widening, not the shape (DESIGN.md).
 // Sum and sum_squares accumulate in float and write a float (output_dtype in problem.hpp): a half
 // accumulator would stop growing once the sum is 2^8 (bf16) or 2^11 (f16) times the addends. Min and max
 // compare the widened values (exact) and write the winner back in the input type, also exact.

@@ -17,18 +17,16 @@
 //                             a warp per segment folds its parts   idle (1 x 2^28 has one block)
 //
 // One pack per lane (the first version: 1, 4 or 32 lanes, a warp from 32 packs) left a lane a single
-// load in flight: 2246 GB/s at 2^20 rows of 256 halves on the H200, 4276 with four packs a lane
-// (handwritten/halves/NOTES.md). Variable segments keep larger groups than equal rows: a warp given the
-// heavy tail of the log-normal shape (average 377 packs) streamed it at 678 GB/s, a block at 1675.
+// load in flight, about half the bandwidth of four packs a lane (handwritten/halves/DESIGN.md). Variable
+// segments keep larger groups than equal rows: a warp given one of the heavy tail's long segments (the
+// log-normal shape averages 377 packs) streams it alone, far slower than a block.
 // Why 128 threads for variable segments of 256 to 1024 packs: a segment's bounds are two loads from the
 // offsets that must return before its first pack is asked for, a second round trip that equal rows (bounds
 // by multiplication) do not pay. A block per segment of 4096 halves (8 KiB) spends about half its life
-// waiting on that load: 65536 x 4096 read 2774 GB/s as segments against 3695 as rows on the H200 (one
-// results file, code_id 65c770c7b4bade44). Two segments a block of 256 keep twice as many such waits in
-// flight: 4017 GB/s as segments, and 2062 against 1676 on the log-normal shape; 64 threads read 4406 on the
-// first but 1177 on the second, its long segments streamed by too few threads (all: GPU clock, cold L2,
-// CCCL 3.5.0, H200; experiment exp/s15-segment-offsets, which also timed a persistent grid that loads the
-// next segment's bounds during this one's packs: 3504 and 1401).
+// waiting on that load. Two segments a block of 256 keep twice as many such waits in flight; 64 threads
+// would hide more but stream a long segment with too few threads, and a persistent grid that loads the
+// next segment's bounds during this one's packs hands segments out in a fixed stride, piling the long ones
+// on some blocks (DESIGN.md).
 // Split: each segment is cut into equal parts of at least 32 KiB, as many as give two waves of resident
 // blocks (the GPU's occupancy x SMs) in all; with fewer than two parts a segment, a block each. The
 // second launch reads 4 bytes per part, a few KiB in all.
@@ -70,10 +68,10 @@ constexpr std::int64_t min_part_length = 16384;
 // The most parts (segments x parts per segment) a split launch writes: the workspace, 64 KiB.
 constexpr std::int64_t max_part_blocks = 16384;
 // A warp per segment up to these average lengths. Equal rows: the GPU's table ("halves.equal_row_warp_max",
-// in halves, 2048..65536; tuning/README.md), since a warp per row of 4096 halves read 16% faster than a
-// block on the H200 and 1% slower on the H100 (GPU clock, cold L2, CCCL 3.5.0; NOTES.md, lesson 3); the
-// default, 2048 halves, is 8 packs a lane. Variable segments: below 256 packs (8 a lane) on every GPU,
-// since a warp that draws one of a heavy tail's long segments streams it alone (the log-normal shape).
+// in halves, 2048..65536; tuning/README.md), since whether a warp beats a block on rows of 4096 halves
+// differs between GPUs (DESIGN.md); the default, 2048 halves, is 8 packs a lane. Variable segments:
+// below 256 packs (8 a lane) on every GPU, since a warp that draws one of a heavy tail's long segments
+// streams it alone (the log-normal shape).
 constexpr int default_equal_row_warp_max   = 2048;
 constexpr int max_equal_row_warp_max       = 65536;
 constexpr std::int64_t segments_warp_below = 32 * 8;

@@ -18,7 +18,7 @@
 // address modulo 16 and the device's occupancy (which fixes the launch shape).
 // Source: the tile structure of CUB's DeviceReduce agent, NVIDIA's "CUDA Pro Tip: Increase Performance
 // with Vectorized Memory Access", moderngpu's tile per CTA (seed 003) with vectors; the shape constants are in
-// modern_shape.cuh, the measurements behind them in handwritten/modern/NOTES.md.
+// modern_shape.cuh, the measurements behind them in handwritten/modern/DESIGN.md.
 #include "common/contract/typed_reduction.cuh"
 #include "common/device/range_fold.cuh"
 #include "handwritten/modern/grid_shape.cuh"

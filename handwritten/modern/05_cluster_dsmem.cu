@@ -10,7 +10,7 @@
 // Flaw removed (vs lesson 3): 8x fewer partials and ticket atomics, and for one-cluster grids none.
 // Flaw introduced: sm_90 or later only (the launch fails elsewhere, reported as a Status); the grid is
 // a multiple of the cluster size, and which clusters fit at once depends on the GPC layout
-// (cudaOccupancyMaxActiveClusters), not only on per-SM occupancy. Measured on an H100 (NOTES.md), the
+// (cudaOccupancyMaxActiveClusters), not only on per-SM occupancy. Measured on an H100 (DESIGN.md), the
 // cluster launch costs more latency than the global atomics it saves: for small inputs this is the
 // slowest of the single-launch lessons, and a lesson in measuring before believing.
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once (the

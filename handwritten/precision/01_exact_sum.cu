@@ -15,7 +15,7 @@
 // Cost: ~9 instructions per float and ~12 per double in the machine code (sm_90), instead of one add.
 // At 4.8 TB/s an H200 reads 1.2 G floats per us over 132 SMs at ~1.9 GHz: 4.6 floats per SM per clock,
 // against 128 instructions per SM per clock, so up to ~28 instructions per float (~56 per double) keep
-// it memory-bound; the H100 (3.35 TB/s) allows ~40 (NOTES.md).
+// it memory-bound; the H100 (3.35 TB/s) allows ~40 (DESIGN.md).
 // The finish, one warp's work with a limb per lane: a grid of one block (n under one tile of 256 x 4 packs,
 // 4096 floats or 2048 doubles, or any n when a caller launches one block) rounds its own limbs; a larger
 // grid's blocks add theirs to the global limbs, and the last to arrive rounds the total
@@ -90,11 +90,10 @@ __global__ void __launch_bounds__(Threads, modern::min_resident_threads / Thread
   const StreamingLoad load(evict_first); // its L2 priority: common/device/l2_policy.cuh
   // Each tile through fold_partial_round: every load issued before any is used, each behind its own
   // bounds test, then the elements one by one into the running sum; a flush every tiles_per_flush tiles.
-  // Measured (code_id d0eab216debcd73b against this loop, one wave, GPU clock, cold L2, CCCL 3.5): the
-  // family's other loop shape, full tiles without a bounds test (load_packs) and the partial last tile
-  // apart, made the float sum 20% slower at 2^30 on both GPUs (H100 1683 us against 1395, H200 1150
-  // against 958) and 2-3 us slower at 2^16, with the same loads in the machine code. Not profiled; with
-  // 2 to 4 waves the gap closes, and this loop is as fast at every grid.
+  // The family's other loop shape, full tiles without a bounds test (load_packs) and the partial last tile
+  // apart, made this kernel's float sum 20% slower at 2^30 on both GPUs at one wave, with the same loads
+  // in the machine code (DESIGN.md). Not profiled; with 2 to 4 waves the gap closes, and this loop is as
+  // fast at every grid.
   const auto add_pack = [&](int, const P& x) {
     T lane[pack_size<T>];
     std::memcpy(lane, &x.v, sizeof(lane));
@@ -121,8 +120,7 @@ __global__ void __launch_bounds__(Threads, modern::min_resident_threads / Thread
   }
   __syncthreads();
   // One block: its limbs are the total, so no global limbs and no ticket, whose release, read-modify-write
-  // and the total's loads are three L2 round trips. Measured (H100, GPU clock, cold L2, CCCL 3.5.0,
-  // sixteenth session's experiment call): f32 2^10-2^11 6.1 us against 8.0, f64 2^10 9.9 against 13.5.
+  // and the total's loads are three L2 round trips, which dominate when n is under one tile (DESIGN.md).
   // Both finishes are warp 0's (exact_grid_finish.cuh).
   if (gridDim.x == 1)
   {

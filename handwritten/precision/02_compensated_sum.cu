@@ -11,7 +11,7 @@
 // (log2 n + 1) 2u for a tree, and independent of the tree's shape in first order.
 // Cost: ~8 flops per element instead of 1, far below what a memory-bound sum leaves idle (~28
 // instructions per float at 4.8 TB/s on an H200, 01_exact_sum.cu says how), so the prediction is the
-// plain sum's bandwidth (NOTES.md).
+// plain sum's bandwidth (DESIGN.md).
 // Requirements: any n (64-bit), input aligned to its element size; workspace zero-filled once by the
 // caller (the ticket is left at zero after every call).
 // Source: Neumaier, "Rundungsfehleranalyse einiger Verfahren zur Summation endlicher Summen" (1974);

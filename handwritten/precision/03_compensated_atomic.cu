@@ -1,6 +1,6 @@
 // Precision family, lesson 3: the compensated float sum of lesson 2, its blocks combined by one atomic.
 //
-// Idea: lesson 2 spends nothing on the compensation (it reads at modern.last_block's pace, NOTES.md) but
+// Idea: lesson 2 spends nothing on the compensation (it reads at modern.last_block's pace, DESIGN.md) but
 // finishes as modern.last_block does: the last block reads every block's pair and merges them. Lesson
 // modern 2 showed the cheaper finish, one atomic per block into one word (modern.atomic, the fastest
 // plain f32 sum below 2^30 on both GPUs). Here each block's pair becomes one double, sum + error (two

@@ -112,9 +112,8 @@ template <class T> struct RunningSum;
 // warp's sums share it on ordinary data, and its lanes add their pieces across the warp before one lane
 // adds them to shared memory (shared atomics on one address serialise: 32 lanes on one limb would wait
 // in turn). At the end each lane adds its own: the warp combine's match and shuffles cost more there
-// than the waiting (H100, GPU clock, cold L2, CCCL 3.5.0: 7.6 against 9.9 us at 2^10 floats, 13 against 15 us for
-// doubles up to 2^17). Lane flushes in the loop too made 2^30 floats 2.5x slower (3498 against 1392 us;
-// results of code_id 65c770c7b4bade44 and exp/s14-exact-flush, NOTES.md, fourteenth session).
+// than the waiting, at small n most; lane flushes in the loop too made large inputs 2.5x slower
+// (DESIGN.md).
 // An infinity or NaN adds into the double as IEEE says (NaN anywhere, or +inf with -inf, gives NaN), and
 // the flush turns a non-finite sum into the contract's flags.
 template <> struct RunningSum<float>

@@ -13,11 +13,10 @@ namespace redu::precision
 {
 
 // The global part of the workspace: the limbs, then the non-finite flags and the ticket. One set of limbs
-// for the whole grid. The tenth session's 32 copies (block b adding to copy b % 32, the last block adding
-// the copies) were meant to spread the atomics of the H100's 2^15 one-tile blocks, which serialise at
-// their L2 slice; they did not close that dip (x0.53-0.58 of the plain sum at 2^24-2^27, code_id
-// d7f2507c5e1c6468), one wave of blocks did (x0.77-0.88, d0eab216debcd73b), and the last block's 32
-// loads per limb cost 3.6 us at small n (2^16 f32 on the H100: 12.1 us against 8.5 without them).
+// for the whole grid. Copies of the limbs (block b adding to copy b % 32, or % 8 on lines of their own)
+// were meant to spread the atomics of many one-tile blocks, which serialise at their L2 slice; they did
+// not help, one wave of blocks did, and the last block's loads of every copy cost microseconds at small n
+// (DESIGN.md).
 template <class T> struct ExactWorkspace
 {
   long long limbs[ExactFormat<T>::limbs];
@@ -33,9 +32,9 @@ __device__ __forceinline__ void add_to_limb(long long* limbs, int j, long long v
 }
 
 // The finish is one warp's work, a limb per lane (limb 32 k + lane in digit[k]: one register for float's
-// 12 limbs, three for double's 69), so that no thread walks the limbs alone. Measured before (nineteenth
-// session, H200, Nsight Compute at 2^17 floats): the most sampled instruction of the exact sum sat behind
-// the barrier where 255 threads of each block waited for thread 0 to carry the block's limbs one by one.
+// 12 limbs, three for double's 69), so that no thread walks the limbs alone. Before, Nsight Compute at 2^17
+// floats found the most sampled instruction of the exact sum behind the barrier where 255 threads of each
+// block waited for thread 0 to carry the block's limbs one by one (DESIGN.md).
 template <class T> inline constexpr int warp_chunks = (ExactFormat<T>::limbs + 31) / 32;
 template <class T> using WarpDigits                 = long long[warp_chunks<T>];
 

@@ -37,7 +37,7 @@
 //
 // Flaw of the one-block-per-segment kernels it removes: their speed depends on the shape (CUB's
 // DeviceSegmentedReduce is near peak with thousands of long segments and far below it with one long
-// segment or millions of tiny ones; NOTES.md, 'CUB by shape').
+// segment or millions of tiny ones; DESIGN.md).
 // Requirements: 64-bit offsets, any alignment of the input and of segment starts (heads and tails are
 // loaded element by element, bodies as 16-byte vectors); n <= 2^34 (the 24-bit entry count and 40-bit
 // chunk count packed into one 64-bit counter); a workspace of lists and partial slots (about 1% of the
@@ -48,8 +48,7 @@
 // Deterministic: each segment is folded in an order fixed by its bounds and the input's address alone
 // (never by which block or warp gets it, nor by the grid size); atomics only hand out list positions
 // and work, and count finished pieces.
-// Figures measured before the block-per-row case was added: NOTES.md, 'before block per row' (results/
-// has the current ones).
+// What each mapping and limit was measured against: DESIGN.md; the current figures: results/.
 // Source: Lei Mao's batched kernels (a block per row) and the "Large Array Reduce Sum" section (split a
 // long row over several blocks), extended as in CUB's segmented reduce and moderngpu's tile thinking.
 #include "common/device/per_device.cuh"
@@ -169,7 +168,7 @@ public:
       }
       // Thousands of rows of 8-32 KiB: one block per row keeps every SM streaming, needs no
       // classification pass and no second launch, and has all of a row's loads in flight at once
-      // (NOTES.md, 'block per row').
+      // (DESIGN.md).
       if (p.segments >= min_rows_for_block_per_row && p.row_length() >= min_length_for_block_per_row)
       {
         // No row is split (split_above is the row length), so the workspace lists stay untouched.
@@ -192,18 +191,18 @@ private:
     // Enough segments to fill the GPU with blocks, and long enough on average that a block per segment
     // streams (the average bounds the cost of a block given to a short one: at least 8 KiB read per
     // block): one block per segment, no classification, which streams them faster than classifying them
-    // (NOTES.md, 'block per segment').
+    // (DESIGN.md).
     // Which segments are split instead: with a thousand or more segments the blocks of typical ones keep
     // the GPU busy and the block scheduler balances them, so only a segment far longer than the average
     // (split_factor times, and over one 128 KiB piece) would hold an SM after the rest are done. Splitting
     // every segment over 128 KiB, as this did before, sent all of 2048 x 2^17 floats through the second
-    // launch's pieces, slower than a block each (NOTES.md, 'split factor').
+    // launch's pieces, slower than a block each (DESIGN.md).
     // The second launch is what keeps this path slightly behind CUB on such shapes even when nothing is
-    // split (NOTES.md, 'second launch'). Tried and dropped: one launch with helper blocks after the
+    // split (DESIGN.md). Tried and dropped: one launch with helper blocks after the
     // segment blocks, numbered by a ticket taken at block start so that helpers wait only for running
     // blocks. Without the second launch 2048 x 2^17 and 2048 x 2^18 matched CUB, but the two atomics per
     // block slowed 2^16 x 4096 and the log-normal shape badly, and the helpers' extra registers halved
-    // occupancy (NOTES.md, idea 8).
+    // occupancy (DESIGN.md).
     const std::int64_t average = p.n / p.segments; // segments > 0: redu::run returns before launching otherwise
     if (p.segments >= min_rows_for_block_per_row && average >= min_length_for_block_per_row)
     {

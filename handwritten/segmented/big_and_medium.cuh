@@ -18,7 +18,7 @@
 namespace redu::segmented
 {
 // Unnamed, as in the single file this came from: these kernels are private to adaptive_segmented.cu, the
-// one file that includes this header, and keep internal linkage (NOTES.md, 'internal linkage').
+// one file that includes this header, and keep internal linkage (DESIGN.md, 'internal linkage').
 namespace
 {
 
@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(block_threads)
   if (chunks > 0)
   {
     // Claims are not prefetched one batch ahead: measured, that hides one round trip per batch but
-    // lengthens the tail (blocks hold claimed work while others run dry; NOTES.md, 'claim prefetch').
+    // lengthens the tail (blocks hold claimed work while others run dry; DESIGN.md).
     while (true)
     {
       if (threadIdx.x == 0)
@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(block_threads)
 // The second launch, reduce_big_and_medium over a persistent grid, as a programmatic dependent of the
 // first: its blocks are scheduled while the first launch's last blocks still run (they call
 // allow_dependent_launch() when they start) and wait in griddepcontrol.wait, so its launch latency is
-// hidden behind the first launch's tail (NOTES.md, 'programmatic dependent launch'); stream order holds
+// hidden behind the first launch's tail (DESIGN.md); stream order holds
 // for everything after it. Its grid is persistent: every block resident at once.
 template <class T, class ReduceOp>
 Status launch_second(const T* in, T* out, const Scratch<T>& scratch, cudaStream_t stream)

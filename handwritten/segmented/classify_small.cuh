@@ -14,7 +14,7 @@
 namespace redu::segmented
 {
 // Unnamed, as in the single file this came from: these kernels are private to adaptive_segmented.cu, the
-// one file that includes this header, and keep internal linkage (NOTES.md, 'internal linkage').
+// one file that includes this header, and keep internal linkage (DESIGN.md, 'internal linkage').
 namespace
 {
 

@@ -1,6 +1,6 @@
 // Tuning as data: every shape constant of segmented.adaptive (block size, loads in flight, the length
 // classes, the chunk/piece/batch split of big segments, and the host's block-per-row / block-per-segment
-// thresholds), each with the rule it follows. The measurements behind them are in NOTES.md.
+// thresholds), each with the rule it follows. The measurements behind them are in DESIGN.md.
 #pragma once
 
 #include "common/device/vector_load.cuh"
@@ -27,13 +27,13 @@ inline constexpr std::int64_t tiny_vectors = unroll;
 // and with 128 pairs per block a tile of 256 such segments takes 2 rounds (256 B segments: 2 round
 // trips). A warp per segment would leave most lanes idle and pay one round trip per segment; wider groups
 // pay more rounds for the same bytes: 8 lanes lost to pairs on 64-float segments, more than they gained on
-// 256-float ones (NOTES.md, 'small group').
+// 256-float ones (DESIGN.md).
 inline constexpr int small_group            = 2;
 inline constexpr std::int64_t small_vectors = 64;
 // medium: a warp, at most four rounds of loads per lane (<= 16 KiB), so the last warp to finish (the
 // medium phase ends the second launch) holds the GPU for only a few memory latencies. 16 KiB rather than
 // 8 KiB keeps 4096-float segments off the big segments' pieces; 32 or 64 KiB gained nothing there and
-// lengthened the warps' tails on skewed segments (NOTES.md, 'medium limit').
+// lengthened the warps' tails on skewed segments (DESIGN.md).
 inline constexpr std::int64_t medium_vectors = 4 * 32 * unroll;
 // big: a segment longer than 16 KiB no longer fits a warp's share of the work. It is cut into chunks of
 // one block-round of loads (32 KiB), and chunks into pieces of up to 4 chunks (128 KiB) that blocks
@@ -71,17 +71,16 @@ inline constexpr std::int64_t min_length_for_block_per_row = 2048;
 // on average (long_average_bytes or more). 512 threads bring 2048 segments of 2^17 or 2^18 floats up to
 // or near CUB but lose badly on 4096-element and log-normal segments; 128 threads help log-normal
 // segments and lose on 4096-element ones. 256 is the only size that loses nowhere, so 512 is taken only
-// for long averages (NOTES.md, 'block-per-segment threads'). Fewer resident blocks of 256 threads (2 or
+// for long averages (DESIGN.md). Fewer resident blocks of 256 threads (2 or
 // 4 per SM) lost on every shape.
 inline constexpr int block_per_segment_threads   = 256;
 inline constexpr int long_segment_threads        = 512;
 // Segments given as offsets make every block read its two bounds before its first load: one round trip
-// per block with no load of its own in flight. On the H200 that cost 6.2 us of 246.7 at 2^16 x 4096 floats
-// (2.6%; 0.4 us on the H100), and 128-thread blocks, twice as many resident and so twice as many waiting
-// on their bounds at once, hid two thirds of it and sped log-normal segments by 16%, while on the H100 they
-// cost 1.2% at 2^16 x 4096 (NOTES.md, ideas 12-13). So the offsets path's block size is the GPU's: its
-// table's "segmented.segment_threads" (128 or 256; scripts/tune_shapes.py, group segmented_offsets), by
-// default block_per_segment_threads. Equal rows read no bounds and keep 256.
+// per block with no load of its own in flight, a cost that differs per GPU. 128-thread blocks, twice as
+// many resident and so twice as many waiting on their bounds at once, hide most of it where it costs and
+// help log-normal segments, but lose at 2^16 x 4096 where it does not (DESIGN.md). So the offsets path's
+// block size is the GPU's: its table's "segmented.segment_threads" (128 or 256; scripts/tune_shapes.py,
+// group segmented_offsets), by default block_per_segment_threads. Equal rows read no bounds and keep 256.
 inline constexpr int bounds_hiding_threads = 128;
 inline constexpr std::int64_t long_average_bytes = std::int64_t{512} << 10;
 // In the block-per-segment launch, a segment is split over the second launch's blocks only when it is
@@ -90,10 +89,9 @@ inline constexpr std::int64_t split_factor = 4;
 
 // Waves of resident blocks in the grid of reduce_pow2_rows (equal rows of up to 4 KiB, pow2_rows.cuh), whose
 // warps stride over 4 KiB warp tiles: 1 is a persistent grid in which each warp folds many tiles; 64 gives
-// the sweep's shapes one tile per warp. Both GPUs' tuners took 64 (group pow2_rows; GPU clock, cold L2,
-// CCCL 3.5.0): 2^25 x 8 floats 421.2 -> 391.8 us on the H100 (x0.940 -> x1.004 of CUB), 285.6 -> 273.1 us
-// on the H200, and 4-10% on the other equal-row shapes (NOTES.md, idea 17). So the default is what both
-// measured GPUs chose; a GPU's table ("segmented.rows_waves"; scripts/tune_shapes.py) may set another.
+// the sweep's shapes one tile per warp, so no warp's tail holds an SM. Both measured GPUs' tuners took
+// 64 (group pow2_rows; DESIGN.md), so the default is what they chose; a GPU's table
+// ("segmented.rows_waves"; scripts/tune_shapes.py) may set another.
 inline constexpr int pow2_rows_waves = 64;
 
 } // namespace redu::segmented

@@ -3,10 +3,9 @@
 //
 // Why: with rows fewer than the blocks a GPU holds, a block per row leaves SMs idle, and the general
 // path's dynamically claimed pieces (big_and_medium.cuh) cost a classifying launch and a claim per four
-// chunks; it read 0.96-0.97x CUB 3.5's fixed-size segmented reduce on 1 x 2^28 and 8 x 2^25 floats on
-// the H100, 0.88-0.93x on the H200, and Lei Mao's v2 (a block per row, strided) 0.97-0.99x on 2048 rows
-// of 2^17 and 2^18 (results of code_id 7e8083b42296748e). A full array is one row: the same tiles reach
-// 0.99-1.01x CUB's DeviceReduce at 2^28 there (modern.vec_two_pass), so rows should too.
+// chunks; both read below CUB 3.5's fixed-size segmented reduce on few long rows, as Lei Mao's v2 (a
+// block per row, strided) did on 2048 long rows (DESIGN.md). A full array is one row: the same tiles
+// match CUB's DeviceReduce there (modern.vec_two_pass), so rows should too.
 // Napkin math, 1 GiB of floats: 32768 tiles of 32 KiB; the partials are 128 KiB (1/8192 of the input),
 // and one block folds a row's in four rounds of loads. At 3.35 TB/s (H100) the read takes 320 us, at
 // 4.8 TB/s (H200) 224 us.
