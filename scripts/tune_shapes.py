@@ -40,7 +40,7 @@ How a candidate is judged, and why:
   - No loss anywhere: a candidate whose best is slower than the defaults' by more than --tolerance at any
     GPU-clock case is refused, however good its mean (the targets are per size: >= 1.00x CUB at every n;
     the host clock's launch noise would refuse everything). The default, 2%, sits just above the noise
-    of a three-round median: at 1% (the eighth session's runs) the H200 refused argext.waves 2 for a
+    of a three-round median: at 1% an H200 tuner refused argext.waves 2 for a
     1.6% case although its score was 0.964, and the sweep then lost argmax at 2^26 by 6-7% to CUB.
   - A close refusal is re-timed: a candidate refused by at most twice --tolerance whose score beats
     every eligible candidate's runs --rounds more rounds, with the defaults and the best eligible
@@ -97,7 +97,7 @@ GROUPS = {
     # Both compensated kernels read precision.waves; the score takes the faster per case, as for modern.
     # With only the tree kernel scored, the H100's table took 8 waves (score 0.988), under which the
     # atomic kernel read x0.96-0.98 of modern.atomic at 2^25-2^30 f32 against x0.97-0.997 at 64 (GPU
-    # clock, cold L2, CCCL 3.5.0, sixteenth session's experiment call).
+    # clock, cold L2, CCCL 3.5.0, an experiment).
     "precision": ("precision.compensated_sum,precision.compensated_atomic", "f32,f64", "sum",
                   {"precision.waves": 64},
                   {"precision.waves": [1, 8, 64]}, FULL),
