@@ -7,7 +7,8 @@ shell scripts without an extension, such as .ci/run; Python docstrings count as 
 
   diary        words that date a text to a working session: the word itself, "this/previous run",
                an ordinal run ("the tenth run")
-  numbering    issue, target and idea numbers ("issue 17", "target 2", "ideas 12-13"; "T1".."T12" in prose)
+  numbering    issue, target and idea numbers ("issue 17", "target 2", "ideas 12-13"; "T1".."T12" in prose,
+               but for T4, a GPU's name)
   branch       branch names (next/..., exp/...)
   ignored      ignored folders a reader does not have (.deps/, .whl/, .cccl35/, build-<name>)
   code_id      a 16-hex code_id
@@ -58,7 +59,8 @@ RULES = [
     ("numbering", re.compile(r"\bissue\s*#?\d+(?![\d.-])|\bissues\s+\d+(?:\s*(?:,|and|to|–|-)\s*\d+)+", re.I), "all"),
     ("numbering", re.compile(r"\btargets?[\s-]+\d+", re.I), "all"),
     ("numbering", re.compile(r"\bideas?\s+\d+", re.I), "all"),
-    ("numbering", re.compile(r"\bT(?:[1-9]|1[0-2])\b"), "prose"),
+    # Target shorthand "T1".."T12" in prose; T4 is left out, as it names a GPU.
+    ("numbering", re.compile(r"\bT(?:[1-35-9]|1[0-2])\b"), "prose"),
     ("branch", re.compile(r"(?<![\w./-])(?:next|exp|wip)/[\w.-]+"), "all"),
     ("ignored", re.compile(r"(?<![\w.])\.(?:deps|whl|cccl35)/"), "all"),
     ("ignored", re.compile(r"(?<![\w./-])build-[a-z][\w-]*"), "all"),
