@@ -1,5 +1,5 @@
 // reduce_bench: every registered implementation x type x op x size through one benchmark body.
-// `reduce_bench --help` lists the options; README.md documents names, counters and the results file.
+// `reduce_bench --help` lists the options; docs/benchmarking.md documents names, counters and the results file.
 #include "harness.hpp"
 #include "options.hpp"
 #include "registry_listing.hpp"

@@ -5,7 +5,7 @@ Prints every row whose median time moved by more than --threshold (default 3%, a
 spread of the small sizes on one H100), and a summary per implementation: the median ratio new/old and
 how many rows got faster or slower beyond the threshold. Ratios are of one timing's time (below 1:
 faster): --timing=gpu_cold by default (ms_gpu_cold), since the host clock's share moves by 2-15% between
-machines of one kind even for unchanged code (README, "Which code produced what"); rows without that
+machines of one kind even for unchanged code (docs/benchmarking.md); rows without that
 timing (Thrust has no GPU clock) are left out.
 
 usage: scripts/compare_bench.py OLD.json NEW.json [--timing=gpu_cold] [--threshold=0.03] [--impl=name,...]

@@ -13,7 +13,7 @@
 #   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
 #   so a run can be split over several calls of a time-limited machine.
 #   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
-#   which no kernel of the project changes), when a lease's device time must go to the rest.
+#   which no kernel of the project changes), when the GPU time must go to the rest.
 #   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
 #   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
@@ -78,7 +78,7 @@ if [ "${REDU_TUNE:-0}" = "1" ]; then
   cp "tuning/$slug.txt" "$out/" 2>/dev/null || true
   # Kept in the build folder too: a machine lent call by call receives the developer's tree afresh each
   # time (tuning/ included, the build folder not), and a later call's sweep must not run with the older
-  # table (an earlier sweep did).
+  # table (sweeps once did).
   mkdir -p build/tuned && cp "tuning/$slug.txt" "build/tuned/$slug.txt" 2>/dev/null || true
 elif [ -f "build/tuned/$slug.txt" ] && ! cmp -s "build/tuned/$slug.txt" "tuning/$slug.txt"; then
   step "2b. the table tuned by an earlier call on this machine replaces tuning/$slug.txt (commit it with the results)"
@@ -137,7 +137,7 @@ if [ "${REDU_SKIP_MULTIGPU:-0}" != "1" ] && [ "$gpus" -ge 2 ]; then
   tail -n 20 "$logs/multigpu_bench.log"
 fi
 
-# Only the files this script wrote (a device tool may bring back a few files only; older results stay put).
+# Only the files this call wrote (a device tool may bring back a few files only; older results stay put).
 find "$results" -maxdepth 1 -name '*.json' -newer "$logs/nvidia-smi.csv" -exec cp {} "$out/" \; 2>/dev/null || true
 tar -C "$logs" -czf "$out/logs.tgz" . 2>/dev/null || true
 echo "gpu_run status $status"

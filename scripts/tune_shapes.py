@@ -40,7 +40,7 @@ How a candidate is judged, and why:
   - No loss anywhere: a candidate whose best is slower than the defaults' by more than --tolerance at any
     GPU-clock case is refused, however good its mean (the targets are per size: >= 1.00x CUB at every n;
     the host clock's launch noise would refuse everything). The default, 2%, sits just above the noise
-    of a three-round median: at 1% (an earlier tuner's runs) the H200 refused argext.waves 2 for a
+    of a three-round median: at 1% an H200 tuner refused argext.waves 2 for a
     1.6% case although its score was 0.964, and the sweep then lost argmax at 2^26 by 6-7% to CUB.
   - A close refusal is re-timed: a candidate refused by at most twice --tolerance whose score beats
     every eligible candidate's runs --rounds more rounds, with the defaults and the best eligible
