@@ -2,25 +2,25 @@
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
 # accuracy, pi and launch-cost studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the
 # multi-GPU tests and benchmark; results land in results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json,
-# tests.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json) and, when $OUT is set (the device
+# tests.json, tests_cccl_toolkit.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json) and, when $OUT is set (the device
 # tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
+#   Step 1 is the README's test command itself (REQUIRE_GPU=1 cmake --workflow --preset test); its
+#   GoogleTest shards leave reports in build/test-reports/, merged into tests.json. Step 1b builds and
+#   runs the same tests against the CUDA Toolkit's own CCCL (tests_cccl_toolkit.json).
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
 #   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
 #   call on the same machine without REDU_TUNE takes that table, should its tree hold an older one).
 #   REDU_TUNE_GROUPS=modern,argext tunes those groups only (the table keeps the others' lines).
-#   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
-#   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
-#   so a run can be split over several calls of a time-limited machine.
+#   REDU_SKIP_TESTS=1 skips steps 1-1b (build and tests), REDU_SKIP_TOOLKIT_TESTS=1 step 1b only,
+#   REDU_SKIP_BENCH=1 the benchmark sweep, REDU_SKIP_STUDIES=1 accuracy, pi and launch cost,
+#   REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs); so a run can be split over several
+#   calls of a time-limited machine.
 #   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
 #   which no kernel of the project changes), when the GPU time must go to the rest.
-#   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
-#   GoogleTest case (ctest runs them too, and the bench_cli cases), so only the bench_cli cases are lost.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
 #   REDU_BENCHMARK_SOURCE=<folder> builds Google Benchmark's pinned release from that source (a machine
 #   without a network; cmake/GoogleBenchmark.cmake).
-#   REDU_TEST_SHARDS (default 14) GoogleTest processes share the GPU in step 2.
-#   A test process that hangs is stopped after REDU_TEST_TIMEOUT seconds (default 600) and counts as failed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -49,26 +49,27 @@ if [ ${#configure_args[@]} -gt 0 ]; then
   grep -E '^-- (CCCL|Google Benchmark:)' "$logs/configure.log"
 fi
 
+toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
 if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
-  if [ "${REDU_SKIP_CTEST:-0}" != "1" ]; then
-    step "1. README test command: configure, build, ctest"
-    cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
-    grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
-  else
-    step "1. configure and build (ctest skipped: the sharded run below holds the same GoogleTest cases)"
-    { cmake --preset release && cmake --build --preset release; } > "$logs/test.log" 2>&1 || status=1
-    tail -n 2 "$logs/test.log"
-  fi
+  step "1. README test command (REQUIRE_GPU=1 cmake --workflow --preset test) -> $results/tests.json"
+  rm -rf build/test-reports
+  cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
+  python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" \
+    build/test-reports/shard_*.json || status=1
 
-  shards="${REDU_TEST_SHARDS:-14}"
-  step "2. test report: the same tests sharded over $shards processes, merged into tests.json"
-  for i in $(seq 0 $((shards - 1))); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "${REDU_TEST_TIMEOUT:-600}" ./build/tests/reduce_tests \
-      --gtest_output="json:$logs/shard-$i.json" > "$logs/shard-$i.log" 2>&1 &
-  done
-  wait
-  python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" "$logs"/shard-*.json || status=1
-  rm -f "$logs"/shard-*.json
+  if [ "${REDU_SKIP_TOOLKIT_TESTS:-0}" != "1" ]; then
+    step "1b. the same tests built against the CUDA Toolkit's own CCCL -> $results/tests_cccl_toolkit.json"
+    { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
+        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
+    grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+    rm -rf build-cccl-toolkit/test-reports
+    ctest --test-dir build-cccl-toolkit --label-exclude benchmark -j 8 --output-on-failure \
+      > "$logs/test_cccl_toolkit.log" 2>&1 || status=1
+    grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test_cccl_toolkit.log" | tail -n 15
+    python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests_cccl_toolkit.json" \
+      build-cccl-toolkit/test-reports/shard_*.json || status=1
+  fi
 fi
 
 if [ "${REDU_TUNE:-0}" = "1" ]; then
@@ -94,9 +95,8 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   if [ "${REDU_SKIP_TOOLKIT_ROWS:-0}" != "1" ]; then
     step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
     # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
-    toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
     { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
-        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
+        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } >> "$logs/build_cccl_toolkit.log" 2>&1 || status=1
     grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
     library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
     ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \

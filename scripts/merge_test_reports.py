@@ -15,10 +15,13 @@ def main() -> int:
     suites = {}
     totals = {"tests": 0, "failures": 0, "disabled": 0, "errors": 0}
     gpu = None
+    build = {}
     for path in args.reports:
         with open(path) as f:
             report = json.load(f)
         gpu = gpu or report.get("gpu")
+        for key in ("cccl", "cuda_architectures"):
+            build[key] = build.get(key) or report.get(key)
         for key in totals:
             totals[key] += int(report.get(key, 0))
         for suite in report.get("testsuites", []):
@@ -28,6 +31,7 @@ def main() -> int:
     merged = {
         "code_id": args.code_id,
         "gpu": gpu,
+        **build,
         "shards": len(args.reports),
         **totals,
         "skipped": skipped,
@@ -35,7 +39,8 @@ def main() -> int:
     }
     with open(args.out, "w") as f:
         json.dump(merged, f, indent=1)
-    print(f"tests.json: {totals['tests']} tests, {totals['failures']} failures, {skipped} skipped, gpu {gpu}")
+    print(f"{args.out}: {totals['tests']} tests, {totals['failures']} failures, {skipped} skipped, gpu {gpu}, "
+          f"CCCL {build.get('cccl')}, architectures {build.get('cuda_architectures')}")
     return 1 if totals["failures"] or totals["errors"] else 0
 
 

@@ -5,6 +5,7 @@
 #include "support/gpu.hpp"
 #include "support/skip_exit.hpp"
 
+#include <cuda/version>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,6 +17,11 @@ int main(int argc, char** argv)
   testing::InitGoogleTest(&argc, argv);
   const char* code_id = std::getenv("REDU_CODE_ID");
   testing::Test::RecordProperty("code_id", code_id != nullptr ? code_id : "unknown");
+  // How this binary was built: the CCCL its baselines were compiled against decides which of them exist
+  // (common/contract/reduction.hpp), and the architectures decide what the driver runs or JIT-compiles.
+  testing::Test::RecordProperty("cccl", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION)
+                                            + "." + std::to_string(CCCL_PATCH_VERSION));
+  testing::Test::RecordProperty("cuda_architectures", REDU_CUDA_ARCHITECTURES);
   const std::string& reason = redu::test::cached_no_gpu_reason();
   if (!reason.empty())
   {
