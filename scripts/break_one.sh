@@ -3,14 +3,21 @@
 # rebuild, and run the tests that guard it. A mutant counts as caught (PASS) when its check passes on
 # the clean code and fails on the mutant; it survived (FAIL) otherwise. The edited file is always put
 # back from a saved copy (so uncommitted work in it survives), on success, failure or Ctrl-C.
-# Usage: scripts/break_one.sh [--host-only]   (in a configured tree: cmake --preset ci, or release)
+# Usage: scripts/break_one.sh [--host-only] [--only=PATTERN]   (in a configured tree: cmake --preset ci, or release)
 #   --host-only: only the mutants a machine without a GPU can catch (the others are listed as not run).
+#   --only=PATTERN: only the mutants whose name matches PATTERN (grep -E).
 # Prints a table; exits 1 if any mutant that ran was not caught. Logs: build/break_one/.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root" || exit 2
-host_only=0
-[ "${1:-}" = --host-only ] && host_only=1
+host_only=0 only=""
+for arg in "$@"; do
+  case "$arg" in
+    --host-only) host_only=1 ;;
+    --only=*) only="${arg#--only=}" ;;
+    *) echo "unknown option: $arg" >&2; exit 2 ;;
+  esac
+done
 logs="$root/build/break_one"
 rm -rf "$logs" && mkdir -p "$logs"
 build() { cmake --build build -j"$(nproc)" --target "$@" >> "$logs/build.log" 2>&1; }
@@ -39,6 +46,9 @@ mutant() {
   local name="$1" needs="$2" file="$3" expr="$4" target="$5" result log
   shift 5
   log="$logs/$(echo "$name" | tr -c 'a-z0-9\n' '_').log"
+  if [ -n "$only" ] && ! echo "$name" | grep -qE -- "$only"; then
+    return
+  fi
   if [ "$needs" = gpu ] && [ "$host_only" = 1 ]; then
     rows+=("$(printf '%-50s %-4s %s' "$name" "$needs" "not run (needs a GPU)")")
     return
@@ -101,6 +111,15 @@ mutant "segmented.adaptive leaves piece counters to the workspace" gpu handwritt
 mutant "leimao.large_array_atomic adds subnormal floats with atomicAdd" gpu handwritten/leimao/04_large_array_atomic_finish.cu \
   's/atomic_add_min_magnitude = 0x1p-80f/atomic_add_min_magnitude = 0.0f/' reduce_tests \
   "$tests" --gtest_filter='Registry/FloatSums.ExactDataGiveExactSums/leimao_large_array_atomic_f32_sum_full'
+mutant "halves.segmented chains a lane's sum in float" gpu handwritten/halves/fold.cuh \
+  's/ReduceOp::id == Op::sum_squares, double, float>/ReduceOp::id == Op::sum_squares, float, float>/' reduce_tests \
+  "$tests" --gtest_filter='Registry/FloatSums.SameSignDataStayWithinTheStatedBound/halves_segmented_*_sum_squares_segmented'
+mutant "leimao.large_array_atomic keeps whichever zero lands first" gpu handwritten/leimao/04_large_array_atomic_finish.cu \
+  's/: combine_signed_zeros(stored, value, op);/: op(stored, value);/' reduce_tests \
+  "$tests" --gtest_filter='Registry/ZeroSign.RepeatedRunsGiveTheSameZero/leimao_large_array_atomic_f*_m*_full'
+mutant "cub.reduce_gpu_to_gpu's top-of-range departure undeclared" gpu cub_baseline/reduce_gpu_to_gpu.cu \
+  's/top_of_range_sum_departure = {{DType::f64},/top_of_range_sum_departure = {{},/' reduce_tests \
+  "$tests" --gtest_filter='Registry/TopOfRange.*/cub_reduce_gpu_to_gpu_full'
 mutant "reduce_bench gives up when an input does not fit" gpu bench/harness.cpp \
   's|n /= 2;|n = 0;|' reduce_bench \
   ctest_one bench_cli.out_of_memory_skip

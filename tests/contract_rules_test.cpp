@@ -85,7 +85,7 @@ std::vector<T> zeros_of_both_signs(std::int64_t n, Op op, std::mt19937_64& rng)
 class ZeroSign : public testing::TestWithParam<Case>
 {};
 
-// Ten runs on one input, each started while other work fills the GPU, give one set of bits: the sign
+// Sixteen runs on one input, each started while other work fills the GPU, give one set of bits: the sign
 // of the zero included, for every implementation that declares run_to_run or gpu_to_gpu.
 TEST_P(ZeroSign, RepeatedRunsGiveTheSameZero)
 {
@@ -108,7 +108,7 @@ TEST_P(ZeroSign, RepeatedRunsGiveTheSameZero)
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
     std::vector<unsigned char> first, again;
-    for (int run = 0; run < 10; ++run)
+    for (int run = 0; run < 16; ++run)
     {
       ASSERT_OK(poison(d.output));
       ASSERT_EQ(cudaMemsetAsync(busy.data(), run, busy.bytes(), other), cudaSuccess);
