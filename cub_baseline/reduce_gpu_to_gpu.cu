@@ -66,7 +66,8 @@ public:
                         .subnormal_sum_departure = {{DType::f32, DType::f64},
                                                     "CCCL 3.5.0's RFA sums input that is all tiny wrongly (below "
                                                     "about 2^-106 in f32, 2^-940 in f64): one FLT_MIN sums to "
-                                                    "about -1.5e-36"},
+                                                    "about -1.5e-36, and 2^21 zeros of both signs give other bits "
+                                                    "from run to run"},
                         .nonfinite_sum_departure = {{DType::f32, DType::f64},
                                                     "CCCL 3.5.0's RFA gives NaN for any infinity in the input "
                                                     "(+inf + 1 -> NaN)"},

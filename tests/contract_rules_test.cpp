@@ -136,8 +136,12 @@ INSTANTIATE_TEST_SUITE_P(Registry, ZeroSign, testing::ValuesIn([] {
                            std::vector<Case> cases;
                            for (const Case& c : registered_cases())
                            {
+                             // A sum of nothing but zeros is input that is all tiny: where a library
+                             // declares that departure (subnormal_sum_departure), its sums are not asked.
+                             const bool all_tiny_departs =
+                                 c.op == Op::sum && c.impl->info().subnormal_sum_departure.applies_to(c.dtype);
                              if (is_floating(c.dtype) && (c.op == Op::sum || c.op == Op::min || c.op == Op::max)
-                                 && c.impl->info().is_deterministic(c.dtype, c.op))
+                                 && c.impl->info().is_deterministic(c.dtype, c.op) && !all_tiny_departs)
                              {
                                cases.push_back(c);
                              }
