@@ -332,6 +332,16 @@ def newest_gpu() -> str:
     return (newest if not newest.empty else fresh).iloc[0]["gpu"]
 
 
+def gpu_label(gpu: str) -> str:
+    """A GPU folder's name for figures and tables: its GPU name, marked "(older snapshot)" when
+    gpu_freshness() finds its files older than the newest folder's."""
+    fresh = gpu_freshness().set_index("gpu")
+    if gpu not in fresh.index:
+        return gpu
+    row = fresh.loc[gpu]
+    return row["gpu_name"] + (" (older snapshot)" if row["status"] == "older" else "")
+
+
 def _gpu_status_line(row, newest_row) -> str:
     head = f"{row['gpu']} ({row['gpu_name']})"
     if row["status"] == "newest":
@@ -420,11 +430,15 @@ def over_floor(rows: pd.DataFrame, timing: str = "gpu_cold") -> pd.Series:
 
 
 def best_variants(rows: pd.DataFrame, family: str | tuple = "cub", k: int = 3, timing: str = "gpu_cold") -> list[str]:
-    """The k implementations of a family (or families) with the lowest median time over the floor across
-    the sizes in `rows`: the few worth drawing when a family has many variants."""
+    """The k implementations of a family (or families) that stay closest to the family's fastest call:
+    ranked by the median, over the sizes in `rows`, of their time over the fastest time of the family at
+    that size (1.0 where they are the fastest). The few worth drawing when a family has many variants."""
     families = (family,) if isinstance(family, str) else tuple(family)
-    mine = rows[rows["family"].isin(families)].dropna(subset=[f"ms_{timing}"])
-    score = over_floor(mine, timing).groupby(mine["impl"]).median().sort_values()
+    ms = f"ms_{timing}"
+    mine = rows[rows["family"].isin(families)].dropna(subset=[ms])
+    keys = [c for c in ("kind", "dtype", "op", "shape", "n") if c in mine.columns]
+    fastest = mine.groupby(keys)[ms].transform("min")
+    score = (mine[ms] / fastest).groupby(mine["impl"]).median().sort_values(kind="stable")
     return list(score.index[:k])
 
 
@@ -468,18 +482,21 @@ def headline_figure(gpu: str | None = None, out: Path | None = None, dtype: str 
     rows = full_rows(frame, dtype)
     hand, cub = envelope(rows, timing, True), envelope(rows, timing, False)
     clock, l2 = timing.split("_")
+    clock = {"gpu": "GPU", "host": "host"}.get(clock, clock)
     fig, ax = plt.subplots(figsize=(9, 4.8))
     ax.axhline(1.0, color="black", lw=2, label="floor: a bare single-launch read of the same bytes")
     ax.plot(cub.n, cub.over_floor, color="tab:blue", ls="--", marker="s", ms=5, lw=2,
             label="fastest CUB variant at each n")
     ax.plot(hand.n, hand.over_floor, color="tab:red", marker="o", ms=5, lw=2,
             label="fastest hand-written kernel at each n")
-    ax.fill_between(hand.n, hand.over_floor, cub.set_index("n").over_floor.reindex(hand.n).values,
-                    where=hand.over_floor.values < cub.set_index("n").over_floor.reindex(hand.n).values,
-                    color="tab:red", alpha=0.12, lw=0)
+    theirs = cub.set_index("n").over_floor.reindex(hand.n).values
+    ax.fill_between(hand.n, hand.over_floor, theirs, where=hand.over_floor.values <= theirs, interpolate=True,
+                    color="tab:red", alpha=0.12, lw=0, label="hand-written faster")
+    ax.fill_between(hand.n, hand.over_floor, theirs, where=hand.over_floor.values >= theirs, interpolate=True,
+                    color="tab:blue", alpha=0.12, lw=0, label="CUB faster")
     ax.set_xscale("log", base=2)
     ns = sorted(set(hand.n) | set(cub.n))
-    ax.set_xticks(ns[::2], [pow2(n) for n in ns[::2]])
+    ax.set_xticks(ns[::2], [f"$2^{{{int(n).bit_length() - 1}}}$" for n in ns[::2]])
     ax.minorticks_off()
     ax.set_ylim(0.9, max(hand.over_floor.max(), cub.over_floor.max()) * 1.08)
     ax.set_xlabel(f"n ({dtype} elements)")
