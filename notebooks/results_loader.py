@@ -235,3 +235,279 @@ def load_repeats(name: str, gpu: str | None = None) -> tuple[pd.DataFrame, dict]
         frame[column] = frame[column].astype("int64")
     frame = frame[list(REPEAT_COLUMNS) + ms]
     return frame.sort_values(["kind", "dtype", "op", "n", "segments", "impl", "repetition"]).reset_index(drop=True), context
+
+
+# ---------------------------------------------------------------------------------------------------
+# Provenance, printed from the files themselves: which GPU, code, library, build and tuning table every
+# figure of a notebook comes from, so that no notebook has to say it in prose (where it would go stale).
+
+FIGURES = Path(__file__).resolve().parent / "figures"
+
+# Context keys that may name the CUDA architectures a file's binary was built for (none is written yet;
+# the provenance table shows them when a program starts writing one).
+_ARCH_KEYS = ("cuda_architectures", "architectures", "cuda_arch")
+
+
+def pow2(n) -> str:
+    """2^k for a power of two, the plain number otherwise (e.g. 2^20, 32000)."""
+    n = int(n)
+    return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
+
+
+def _when(text) -> pd.Timestamp | None:
+    try:
+        stamp = pd.Timestamp(text)
+    except (TypeError, ValueError):
+        return None
+    if pd.isna(stamp):
+        return None
+    return stamp.tz_convert("UTC") if stamp.tzinfo else stamp.tz_localize("UTC")
+
+
+def _date_text(stamp) -> str:
+    return "not recorded" if stamp is None or pd.isna(stamp) else stamp.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def file_provenance(gpu: str, name: str) -> dict:
+    """Where one results file came from, read from the file: its GPU, program, date (when the program
+    records one: reduce_bench does), code_id, CCCL, build and tuning table. Files without a context
+    (tests.json, sanitizer.json) give what they hold at their top level."""
+    data = load_json(name, gpu)
+    context = data.get("context") or {k: v for k, v in data.items() if isinstance(v, (str, int, float))}
+    tuning = str(context.get("tuning", ""))
+    arch = next((str(context[k]) for k in _ARCH_KEYS if k in context), None)
+    extra = []
+    if "world_size" in context:
+        extra.append(f"{context['world_size']} GPUs")
+    if "nccl_version" in context:
+        extra.append(f"NCCL {str(context['nccl_version']).split(' ')[0]}")
+    return {
+        "gpu": gpu,
+        "file": name,
+        "program": context.get("program", Path(name).stem),
+        "date": _when(context.get("date")),
+        "code_id": context.get("code_id", "not recorded"),
+        "cccl": context.get("cccl_version", "–"),
+        "build": context.get("build_type", "–") + (f", {arch}" if arch else ""),
+        "architectures": arch,
+        "tuning_file": tuning.split(":", 1)[0] if tuning else "–",
+        "tuning": tuning,
+        "gpu_name": context.get("gpu_name", context.get("gpu", gpu)),
+        "notes": ", ".join(extra),
+    }
+
+
+def _folder_files(gpu: str) -> list[str]:
+    return sorted(p.name for p in (RESULTS / gpu).glob("*.json"))
+
+
+def gpu_freshness() -> pd.DataFrame:
+    """One row per GPU folder: the newest date its files record, the code_ids they carry, and whether it
+    is the folder with the newest results ("newest") or an older snapshot ("older"). Only reduce_bench
+    files carry a date; a folder with none is "undated"."""
+    rows = []
+    for gpu in gpus():
+        files = [file_provenance(gpu, name) for name in _folder_files(gpu)]
+        dates = [f["date"] for f in files if f["date"] is not None]
+        rows.append({"gpu": gpu, "gpu_name": next((f["gpu_name"] for f in files if f["program"] == "reduce_bench"), gpu),
+                     "last_measured": max(dates) if dates else None,
+                     "code_ids": sorted({str(f["code_id"]) for f in files}),
+                     "bench_code_id": next((str(f["code_id"]) for f in files if f["file"] == "bench.json"), None)})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    newest = frame["last_measured"].dropna().max() if frame["last_measured"].notna().any() else None
+    frame["status"] = ["undated" if d is None or pd.isna(d) else ("newest" if d == newest else "older")
+                       for d in frame["last_measured"]]
+    return frame
+
+
+def newest_gpu() -> str:
+    """The GPU folder whose results are the newest (its latest dated file is the latest of all);
+    the first folder when none is dated."""
+    fresh = gpu_freshness()
+    if fresh.empty:
+        _folder(None)  # raises the "no results" error
+    newest = fresh[fresh["status"] == "newest"]
+    return (newest if not newest.empty else fresh).iloc[0]["gpu"]
+
+
+def gpu_label(gpu: str) -> str:
+    """A GPU folder's name for figures and tables: its GPU name, marked "(older snapshot)" when
+    gpu_freshness() finds its files older than the newest folder's."""
+    fresh = gpu_freshness().set_index("gpu")
+    if gpu not in fresh.index:
+        return gpu
+    row = fresh.loc[gpu]
+    return row["gpu_name"] + (" (older snapshot)" if row["status"] == "older" else "")
+
+
+def _gpu_status_line(row, newest_row) -> str:
+    head = f"{row['gpu']} ({row['gpu_name']})"
+    if row["status"] == "newest":
+        return f"{head}: the newest results under results/, last measured {_date_text(row['last_measured'])}"
+    if row["status"] == "undated":
+        return f"{head}: its files record no date"
+    age = newest_row["last_measured"] - row["last_measured"]
+    hours = age.total_seconds() / 3600
+    span = f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.0f} days"
+    mine, theirs = row["bench_code_id"], newest_row["bench_code_id"]
+    code = (f"its bench.json is the same code as {newest_row['gpu']}'s (code_id {mine})" if mine == theirs else
+            f"its bench.json is code_id {mine}, {newest_row['gpu']}'s is {theirs}")
+    return (f"{head}: OLDER SNAPSHOT, last measured {_date_text(row['last_measured'])}, {span} before "
+            f"{newest_row['gpu']}'s newest file; {code}")
+
+
+def provenance(files) -> pd.DataFrame:
+    """The provenance of results files as a frame, one row per file. `files`: names such as "bench.json"
+    (read for every GPU folder that holds it) or "gpu-slug/name" (that folder only)."""
+    rows = []
+    for entry in files:
+        if "/" in entry:
+            gpu, name = entry.split("/", 1)
+            rows.append(file_provenance(gpu, name))
+        else:
+            rows += [file_provenance(gpu, entry) for gpu in gpus_with(entry)]
+    return pd.DataFrame(rows)
+
+
+def provenance_table(files, width: int = 110) -> pd.DataFrame:
+    """Print where every results file a notebook reads comes from (GPU, date, code_id, CCCL, build,
+    tuning table), label each GPU folder as the newest results or an older snapshot, and flag files that
+    come from different code. Returns the frame (see provenance)."""
+    import textwrap
+
+    table = provenance(files)
+    if table.empty:
+        print("no results files found under results/ for:", ", ".join(files))
+        return table
+    fresh = gpu_freshness().set_index("gpu")
+    newest = fresh[fresh["status"] == "newest"]
+    newest_row = newest.reset_index().iloc[0] if not newest.empty else None
+    print("GPU folders read:")
+    for gpu in dict.fromkeys(table["gpu"]):
+        print("  " + _gpu_status_line(fresh.loc[gpu].rename(gpu).to_frame().T.reset_index()
+                                      .rename(columns={"index": "gpu"}).iloc[0], newest_row))
+    shown = table.assign(path=table["gpu"] + "/" + table["file"], date=table["date"].map(_date_text))
+    columns = {"path": "file", "program": "program", "date": "date", "code_id": "code_id", "cccl": "CCCL",
+               "build": "build", "tuning_file": "tuning table", "notes": "notes"}
+    shown = shown[list(columns)].rename(columns=columns)
+    if not table["notes"].astype(bool).any():
+        shown = shown.drop(columns="notes")
+    print("\nFiles read (from each file's own context):")
+    print(shown.to_string(index=False))
+    codes = table["code_id"].astype(str).value_counts()
+    if len(codes) == 1:
+        print(f"\nOne code: every file above is code_id {codes.index[0]}.")
+    else:
+        print(f"\nFLAG: these files come from {len(codes)} different code_ids; figures that set them side by side "
+              "compare different code as well as what the notebook names:")
+        for code, count in codes.items():
+            where = table[table["code_id"].astype(str) == code]
+            print(f"  {code}: {count} file(s): " + ", ".join(where["gpu"] + "/" + where["file"]))
+    if table["architectures"].isna().all():
+        print("CUDA architectures: not recorded in these files.")
+    print("\nTuning tables (the launch shapes the kernels read, as each file recorded them):")
+    for tuning, readers in table[table["tuning"].astype(bool)].groupby("tuning", sort=False):
+        print(textwrap.fill(tuning, width=width, initial_indent="  ", subsequent_indent="      "))
+        print(textwrap.fill("read by: " + ", ".join(readers["gpu"] + "/" + readers["file"]), width=width,
+                            initial_indent="      ", subsequent_indent="      "))
+    return table
+
+
+# ---------------------------------------------------------------------------------------------------
+# Small helpers the notebooks share for legible figures and for conclusions printed from the data.
+
+def full_rows(frame: pd.DataFrame, dtype: str = "f32", op: str = "sum") -> pd.DataFrame:
+    """The full-array rows of one element type and operator."""
+    return frame[(frame["kind"] == "full") & (frame["dtype"] == dtype) & (frame["op"] == op)]
+
+
+def over_floor(rows: pd.DataFrame, timing: str = "gpu_cold") -> pd.Series:
+    """Each row's time over the floor's time (a bare single-launch read of the same bytes): 1.0 is the
+    floor, 1.25 is 25% slower than a plain read."""
+    return rows[f"ms_{timing}"] / rows[f"floor_ms_{timing}"]
+
+
+def best_variants(rows: pd.DataFrame, family: str | tuple = "cub", k: int = 3, timing: str = "gpu_cold") -> list[str]:
+    """The k implementations of a family (or families) that stay closest to the family's fastest call:
+    ranked by the median, over the sizes in `rows`, of their time over the fastest time of the family at
+    that size (1.0 where they are the fastest). The few worth drawing when a family has many variants."""
+    families = (family,) if isinstance(family, str) else tuple(family)
+    ms = f"ms_{timing}"
+    mine = rows[rows["family"].isin(families)].dropna(subset=[ms])
+    keys = [c for c in ("kind", "dtype", "op", "shape", "n") if c in mine.columns]
+    fastest = mine.groupby(keys)[ms].transform("min")
+    score = (mine[ms] / fastest).groupby(mine["impl"]).median().sort_values(kind="stable")
+    return list(score.index[:k])
+
+
+def envelope(rows: pd.DataFrame, timing: str = "gpu_cold", hand_written: bool = True) -> pd.DataFrame:
+    """Per n: the fastest hand-written (or CUB) row, with `impl`, `ms` and `over_floor`."""
+    ms = f"ms_{timing}"
+    side = rows[~rows["family"].isin(HAND_WRITTEN_EXCLUDED)] if hand_written else rows[rows["family"] == "cub"]
+    side = side.dropna(subset=[ms])
+    best = side.loc[side.groupby("n")[ms].idxmin()]
+    return pd.DataFrame({"n": best["n"].values, "impl": best["impl"].values, "ms": best[ms].values,
+                         "over_floor": over_floor(best, timing).values}).sort_values("n").reset_index(drop=True)
+
+
+def span(values, fmt: str = "{:.2f}", prefix: str = "×") -> str:
+    """A range as text for printed conclusions: ×1.08–1.14, or ×1.08 when both ends agree."""
+    low, high = min(values), max(values)
+    a, b = fmt.format(low), fmt.format(high)
+    return f"{prefix}{a}" if a == b else f"{prefix}{a}–{b}"
+
+
+def sizes_text(ns) -> str:
+    """Sizes as runs of consecutive powers of two: 2^15–2^21, 2^26, 2^28–2^30."""
+    logs = sorted(int(n).bit_length() - 1 for n in ns)
+    runs, start = [], None
+    for i, k in enumerate(logs):
+        start = k if start is None else start
+        if i + 1 == len(logs) or logs[i + 1] != k + 1:
+            runs.append(f"2^{start}" if start == k else f"2^{start}–2^{k}")
+            start = None
+    return ", ".join(runs) if runs else "none"
+
+
+def headline_figure(gpu: str | None = None, out: Path | None = None, dtype: str = "f32", timing: str = "gpu_cold"):
+    """The study's headline: on the newest GPU, the fastest hand-written sum and the fastest CUB variant
+    at each n, as time over the floor (1.0 = a bare read of the same bytes), n on a log2 axis.
+    Saved to notebooks/figures/headline.png unless `out` says otherwise; returns the figure."""
+    import matplotlib.pyplot as plt
+
+    gpu = gpu or newest_gpu()
+    frame, ctx = load_bench(gpu)
+    rows = full_rows(frame, dtype)
+    hand, cub = envelope(rows, timing, True), envelope(rows, timing, False)
+    clock, l2 = timing.split("_")
+    clock = {"gpu": "GPU", "host": "host"}.get(clock, clock)
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    ax.axhline(1.0, color="black", lw=2, label="floor: a bare single-launch read of the same bytes")
+    ax.plot(cub.n, cub.over_floor, color="tab:blue", ls="--", marker="s", ms=5, lw=2,
+            label="fastest CUB variant at each n")
+    ax.plot(hand.n, hand.over_floor, color="tab:red", marker="o", ms=5, lw=2,
+            label="fastest hand-written kernel at each n")
+    theirs = cub.set_index("n").over_floor.reindex(hand.n).values
+    ax.fill_between(hand.n, hand.over_floor, theirs, where=hand.over_floor.values <= theirs, interpolate=True,
+                    color="tab:red", alpha=0.12, lw=0, label="hand-written faster")
+    ax.fill_between(hand.n, hand.over_floor, theirs, where=hand.over_floor.values >= theirs, interpolate=True,
+                    color="tab:blue", alpha=0.12, lw=0, label="CUB faster")
+    ax.set_xscale("log", base=2)
+    ns = sorted(set(hand.n) | set(cub.n))
+    ax.set_xticks(ns[::2], [f"$2^{{{int(n).bit_length() - 1}}}$" for n in ns[::2]])
+    ax.minorticks_off()
+    ax.set_ylim(0.9, max(hand.over_floor.max(), cub.over_floor.max()) * 1.08)
+    ax.set_xlabel(f"n ({dtype} elements)")
+    ax.set_ylabel("time / floor's time (lower is faster)")
+    ax.set_title(f"{dtype} sum on {ctx['gpu_name']}: distance to the floor ({clock} clock, {l2} L2)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right", fontsize=9)
+    fig.text(0.01, 0.01, f"results/{gpu}/bench.json: {_date_text(_when(ctx.get('date')))}, CCCL {ctx['cccl_version']}, "
+             f"code_id {ctx['code_id']}", fontsize=7, color="0.35")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    target = Path(out) if out is not None else FIGURES / "headline.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(target, dpi=120)
+    return fig
