@@ -474,7 +474,7 @@ def sizes_text(ns) -> str:
 def headline_figure(gpu: str | None = None, out: Path | None = None, dtype: str = "f32", timing: str = "gpu_cold"):
     """The study's headline: on the newest GPU, the fastest hand-written sum and the fastest CUB variant
     at each n, as time over the floor (1.0 = a bare read of the same bytes), n on a log2 axis.
-    Saved to notebooks/figures/headline.png unless `out` says otherwise; returns the figure."""
+    Saved to `out` if given; returns the figure."""
     import matplotlib.pyplot as plt
 
     gpu = gpu or newest_gpu()
@@ -507,7 +507,7 @@ def headline_figure(gpu: str | None = None, out: Path | None = None, dtype: str 
     fig.text(0.01, 0.01, f"results/{gpu}/bench.json: {_date_text(_when(ctx.get('date')))}, CCCL {ctx['cccl_version']}, "
              f"code_id {ctx['code_id']}", fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
-    target = Path(out) if out is not None else FIGURES / "headline.png"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(target, dpi=120)
+    if out is not None:  # the README's headline.png is scripts/readme_results.py's (both GPUs)
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=120)
     return fig
