@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
 # accuracy, pi and launch-cost studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the
-# multi-GPU tests and benchmark; results land in results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json,
-# tests.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json) and, when $OUT is set (the device
-# tool), copies of them plus logs.tgz under $OUT.
+# multi-GPU tests and benchmark, and the Python peers benchmark; results land in results/<gpu-slug>/ (bench.json,
+# bench_cccl_toolkit.json, tests.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json, peers.json)
+# and, when $OUT is set (the device tool), copies of them plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
 #   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
 #   call on the same machine without REDU_TUNE takes that table, should its tree hold an older one).
 #   REDU_TUNE_GROUPS=modern,argext tunes those groups only (the table keeps the others' lines).
 #   REDU_SKIP_TESTS=1 skips steps 1-2 (build and tests), REDU_SKIP_BENCH=1 the benchmark sweep,
-#   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs);
-#   so a run can be split over several calls of a time-limited machine.
+#   REDU_SKIP_STUDIES=1 accuracy, pi and launch cost, REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs),
+#   REDU_SKIP_PEERS=1 the Python peers (about six minutes; REDU_PEERS_ARGS=--quick for a short run);
+#   so a run can be split over several calls of a time-limited machine. The peers step needs no build: it
+#   times torch, CuPy, Triton, JAX and cuda.compute as the machine's python3 has them (a package it lacks,
+#   such as cuda-cccl, goes on PYTHONPATH first: bench/peers/requirements-optional.txt).
 #   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
 #   which no kernel of the project changes), when a session's device time must go to the rest.
 #   REDU_SKIP_CTEST=1 builds without running ctest; the sharded GoogleTest run of step 2 still runs every
@@ -135,6 +138,13 @@ if [ "${REDU_SKIP_MULTIGPU:-0}" != "1" ] && [ "$gpus" -ge 2 ]; then
   scripts/multigpu_launch.sh "$gpus" build/multigpu/multigpu_bench --out="$results/multigpu.json" \
     --code_id="$REDU_CODE_ID" > "$logs/multigpu_bench.log" 2>&1 || status=1
   tail -n 20 "$logs/multigpu_bench.log"
+fi
+
+if [ "${REDU_SKIP_PEERS:-0}" != "1" ]; then
+  step "8. Python peers (torch, CuPy, cuda.compute, Triton, JAX) -> $results/peers.json"
+  # shellcheck disable=SC2086
+  python3 bench/peers/peers_bench.py ${REDU_PEERS_ARGS:-} --out="$results/peers.json" > "$logs/peers.log" 2>&1 || status=1
+  grep -E '^peer |^wrote ' "$logs/peers.log"
 fi
 
 # Only the files this run wrote (a device tool may bring back a few files only; older results stay put).
