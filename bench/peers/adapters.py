@@ -295,6 +295,19 @@ class JaxPeer(Peer):
     def load(self):
         # Without this JAX takes 75% of the GPU's memory at import, which the inputs need.
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        # JAX loads its own CUDA libraries beside torch's: tried first in a process of its own, so that a
+        # crash there costs this peer only, not the run.
+        import subprocess
+        import sys
+        try:
+            probe = subprocess.run([sys.executable, "-c", "import jax; print(jax.devices())"], capture_output=True,
+                                   text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            self.reason = "import jax did not finish within 120 s"
+            return False
+        if probe.returncode != 0:
+            self.reason = f"import jax failed in a probe process (exit {probe.returncode}): {probe.stderr.strip()[-300:]}"
+            return False
         try:
             import jax
             import jax.numpy as jnp
