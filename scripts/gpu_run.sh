@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On a GPU machine: build, run every test for real (REQUIRE_GPU=1), run the benchmark sweep, the
 # accuracy, pi and launch-cost studies, (with REDU_SANITIZE=1) compute-sanitizer and (with 2+ GPUs) the
-# multi-GPU tests and benchmark; results land in results/<gpu-slug>/ (bench.json, bench_cccl_toolkit.json,
-# tests.json, tests_cccl_toolkit.json, accuracy.json, pi.json, launch_cost.json, sanitizer.json) and, when $OUT is set (the device
-# tool), copies of them plus logs.tgz under $OUT.
+# multi-GPU tests and benchmark, and the Python peers benchmark; results land in results/<gpu-slug>/
+# (bench.json, bench_cccl_toolkit.json, tests.json, tests_cccl_toolkit.json, accuracy.json, pi.json,
+# launch_cost.json, sanitizer.json, peers.json) and, when $OUT is set (the device tool), copies of them
+# plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   Step 1 is the README's test command itself (REQUIRE_GPU=1 cmake --workflow --preset test); its
 #   GoogleTest shards leave reports in build/test-reports/, merged into tests.json. Step 1b builds and
@@ -14,8 +15,11 @@
 #   REDU_TUNE_GROUPS=modern,argext tunes those groups only (the table keeps the others' lines).
 #   REDU_SKIP_TESTS=1 skips steps 1-1b (build and tests), REDU_SKIP_TOOLKIT_TESTS=1 step 1b only,
 #   REDU_SKIP_BENCH=1 the benchmark sweep, REDU_SKIP_STUDIES=1 accuracy, pi and launch cost,
-#   REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs); so a run can be split over several
-#   calls of a time-limited machine.
+#   REDU_SKIP_MULTIGPU=1 the multi-GPU step (run only with 2+ GPUs), REDU_SKIP_PEERS=1 the Python peers
+#   (about six minutes; REDU_PEERS_ARGS=--quick for a short run); so a run can be split over several
+#   calls of a time-limited machine. The peers step needs no build: it times torch, CuPy, Triton, JAX
+#   and cuda.compute as the machine's python3 has them (a package it lacks, such as cuda-cccl, goes on
+#   PYTHONPATH first: bench/peers/requirements-optional.txt).
 #   REDU_SKIP_TOOLKIT_ROWS=1 skips step 3b (the cub.* and thrust.* rows built against the toolkit's CCCL,
 #   which no kernel of the project changes), when the GPU time must go to the rest.
 #   REDU_CCCL_ROOT=<folder> builds against that CCCL (e.g. the newest, carried to a machine without a network).
@@ -135,6 +139,13 @@ if [ "${REDU_SKIP_MULTIGPU:-0}" != "1" ] && [ "$gpus" -ge 2 ]; then
   scripts/multigpu_launch.sh "$gpus" build/multigpu/multigpu_bench --out="$results/multigpu.json" \
     --code_id="$REDU_CODE_ID" > "$logs/multigpu_bench.log" 2>&1 || status=1
   tail -n 20 "$logs/multigpu_bench.log"
+fi
+
+if [ "${REDU_SKIP_PEERS:-0}" != "1" ]; then
+  step "8. Python peers (torch, CuPy, cuda.compute, Triton, JAX) -> $results/peers.json"
+  # shellcheck disable=SC2086
+  python3 bench/peers/peers_bench.py ${REDU_PEERS_ARGS:-} --out="$results/peers.json" > "$logs/peers.log" 2>&1 || status=1
+  grep -E '^peer |^wrote ' "$logs/peers.log"
 fi
 
 # Only the files this call wrote (a device tool may bring back a few files only; older results stay put).
