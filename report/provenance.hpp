@@ -19,6 +19,9 @@ using ContextEntry = std::pair<std::string, std::string>;
 //   gpu_name, gpu_slug, compute_capability, sm_count, l2_bytes,
 //   memory_clock_khz, bus_width_bits, peak_gbps, copy_gbps        where it ran
 //   driver_version, cuda_runtime_version, cccl_version, build_type  with what software
+//   cuda_architectures, device_code        what was compiled (CMAKE_CUDA_ARCHITECTURES) and the code the
+//                                          GPU ran of it ("sm_90 SASS", or "compute_80 PTX, JIT-compiled
+//                                          by the driver for sm_90")
 //   tuning                                 the launch-shape table read (tuning/<gpu-slug>.txt), values included
 // Each program writes its own keys after these:
 //   reduce_bench:   l2_mode, timing, sweep

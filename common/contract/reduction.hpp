@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/contract/problem.hpp"
+#include "common/contract/requirements.hpp"
 #include "common/contract/status.hpp"
 
 #include <cuda_runtime_api.h>
@@ -108,6 +109,9 @@ struct Info
   // release that fixes it fails there, and the declaration goes.
   ContractDeparture subnormal_sum_departure; // sums of input that is all subnormal (or all tiny)
   ContractDeparture nonfinite_sum_departure; // sums of input that holds an infinity
+  // What it needs from the GPU and from the code compiled for it (requirements.hpp): where either falls
+  // short it is unavailable (available()), with the reason, and validate() refuses it.
+  Requirements needs;
 
   bool supports(DType dtype) const;
   bool supports(Op op) const;
@@ -119,6 +123,8 @@ struct Info
 
 // Checks a problem against the contract and against what `impl` declares; launches nothing, and
 // allocates nothing unless it refuses. Device-side contents (segment offsets) are checked by run().
+// Last, whether `impl` can run on the current device with this binary (Info::needs, check_available):
+// cudaErrorNotSupported with the reason where it cannot.
 Status validate(const Reduction& impl, const Problem& problem);
 
 // Validated entry point for sizing: a rejected problem returns a clear error.

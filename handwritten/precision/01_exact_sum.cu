@@ -199,7 +199,8 @@ public:
            .idea   = "integer limbs: the exact sum rounded once, the same bits on any GPU and grid",
            .kinds  = {Kind::full},
            .determinism  = input_only,
-           .error_factor = correctly_rounded})
+           .error_factor = correctly_rounded,
+           .needs        = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
