@@ -16,6 +16,7 @@ int main(int argc, char** argv)
   testing::InitGoogleTest(&argc, argv);
   const char* code_id = std::getenv("REDU_CODE_ID");
   testing::Test::RecordProperty("code_id", code_id != nullptr ? code_id : "unknown");
+  testing::Test::RecordProperty("cuda_architectures", redu::build_cuda_architectures());
   const std::string& reason = redu::test::cached_no_gpu_reason();
   if (!reason.empty())
   {
@@ -29,8 +30,26 @@ int main(int argc, char** argv)
     {
       testing::Test::RecordProperty("gpu", info.name);
     }
+    // The code the GPU runs of this build, and what cannot run here (skipped, each test saying why).
+    redu::Target target;
+    if (redu::query_target(0, nullptr, target).ok())
+    {
+      testing::Test::RecordProperty("device_code", target.code_arch == 0 ? "none: " + target.no_code
+                                                                         : redu::describe_code(target));
+    }
+    std::string unavailable;
+    for (const redu::Reduction* impl : redu::registry())
+    {
+      if (!redu::test::runs_here(*impl))
+      {
+        unavailable += (unavailable.empty() ? "" : ",") + impl->info().name;
+        std::fprintf(stderr, "[reduce_tests] %s is not available here: %s\n", impl->info().name.c_str(),
+                     redu::test::availability_here(*impl).reason.c_str());
+      }
+    }
+    testing::Test::RecordProperty("unavailable", unavailable);
   }
   const int skipped_code = redu::test::skipped_exit_code(argc, argv);
   const int failed       = RUN_ALL_TESTS();
-  return redu::test::exit_status(failed, skipped_code, "reduce_tests", reason);
+  return redu::test::exit_status(failed, skipped_code, "reduce_tests", reason, redu::test::unavailable_skips());
 }

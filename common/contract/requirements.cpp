@@ -315,16 +315,21 @@ Status feature_in_use(Feature feature, const void* kernel, bool& active)
   return Status::success();
 }
 
-Status check_available(const Reduction& impl)
+Availability available_here(const Reduction& impl)
 {
   static const bool has_gpu = no_gpu_reason().empty();
   int device                 = 0;
   if (!has_gpu || cudaGetDevice(&device) != cudaSuccess)
   {
     cudaGetLastError();
-    return Status::success(); // no usable device: nothing to judge against
+    return {};
   }
-  const Availability verdict = available(impl, device);
+  return available(impl, device);
+}
+
+Status check_available(const Reduction& impl)
+{
+  const Availability verdict = available_here(impl);
   if (verdict.ok)
   {
     return Status::success();

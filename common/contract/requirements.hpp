@@ -108,10 +108,11 @@ struct Availability
   std::string reason; // empty when ok
 };
 Availability available(const Reduction& impl, int device);
+// The same for the current device; available when there is no usable device at all (nothing to judge
+// against: a launch then reports the missing GPU as it always has).
+Availability available_here(const Reduction& impl);
 
-// What validate() asks for the current device: success, or cudaErrorNotSupported naming the reason.
-// Success when there is no usable device at all: then there is nothing to judge against, and the launch
-// reports the missing GPU as it always has.
+// What validate() asks (available_here): success, or cudaErrorNotSupported naming the reason.
 Status check_available(const Reduction& impl);
 
 // The CUDA architectures this binary was built for, as CMake was given them ("75-real;80-real;...;120"),
