@@ -62,7 +62,7 @@ report::CommandLine command_line(Options& o)
             report::integer_in(1, 100000, o.samples))
     .flag("--list", "list the registered implementations, what each needs and whether it runs here, and exit",
           o.list)
-    .flag("--list-requirements", "per GPU architecture (sm_75 ... sm_120), which implementations run and on which\n"
+    .flag("--list_requirements", "per GPU architecture (sm_75 ... sm_120), which implementations run and on which\n"
                                  "  path, from their declared requirements; no GPU needed (docs/gpus.md)",
           o.list_requirements)
     .pass_through("--benchmark_", "Google Benchmark flags (--benchmark_filter, --benchmark_repetitions, ...) pass "

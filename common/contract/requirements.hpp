@@ -14,7 +14,7 @@
 //    (cudaErrorNotSupported) before anything is launched or written;
 //  - optional: used where present, with a fallback compiled for older targets (NV_IF_TARGET in device
 //    code, the same test on the host where the host picks a launch form); never a reason to refuse,
-//    listed so a reader knows which path runs on which GPU (`reduce_bench --list-requirements`).
+//    listed so a reader knows which path runs on which GPU (`reduce_bench --list_requirements`).
 #pragma once
 
 #include "common/contract/status.hpp"
