@@ -29,6 +29,9 @@ GPUS = {
     100: "Blackwell: B200, GB200",
     120: "Blackwell: RTX 50xx, RTX PRO 6000",
 }
+# Fallbacks in the shared device helpers rather than in one implementation's declaration: every kernel that
+# reduces a warp of i32 through common/device/warp_reduce.cuh takes shuffles below this architecture.
+LIBRARY_WIDE = {"warp_redux": 80}
 FEATURE_WORDS = {
     "l2_cache_hints": "L2 eviction hints",
     "programmatic_dependent_launch": "programmatic dependent launch",
@@ -129,9 +132,10 @@ def table(bench):
         blocked = [r[0] for r in rows if r[column] == "no"]
         fallbacks = set()
         for r in rows:
-            m = re.search(r"fallback for ([a-z_,]+)", r[column])
+            m = re.search(r"fallback for ([a-z0-9_,]+)", r[column])
             if m:
                 fallbacks.update(m.group(1).split(","))
+        fallbacks.update(f for f, first in LIBRARY_WIDE.items() if arch < first)
         default_text = runs_as(arch, ci)[0]
         if ci != default:
             default_text += f"; default: {runs_as(arch, default)[0]}"

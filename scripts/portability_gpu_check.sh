@@ -16,8 +16,8 @@
 #
 # Usage: scripts/portability_gpu_check.sh [build...]     (default: compute_75 compute_80 compute_89 portable)
 # The builds compile at once; their test runs then take a GPU each where there are several (one machine
-# of 4 GPUs runs all four side by side), else one after the other. Builds are kept in build-check-<name>/,
-# so a later call on the same machine rebuilds nothing and can run the rest (e.g. `... compute_89 portable`).
+# of 4 GPUs runs all four side by side), else one after the other. Each build keeps a folder of its own, so
+# a later call on the same machine rebuilds nothing and can run the rest (e.g. `... compute_89 portable`).
 #   REDU_CCCL_ROOT=<folder>, REDU_BENCHMARK_SOURCE=<folder> as in scripts/gpu_run.sh (a machine without a
 #   network); REDU_SKIP_SWEEP=1 leaves out the compute_80 sweep.
 set -uo pipefail
@@ -158,7 +158,7 @@ for name in "${builds[@]}"; do
   grep -q "^result $name: pass" "$logs/test_$name.log" || status=1
 done
 
-# Only the files this run wrote (the device tool brings back a few files only).
+# Only the results files written since the start (the device tool brings back a few files only).
 find "$results" -maxdepth 1 -name '*.json' -newer "$logs/start" -exec cp {} "$out/" \; 2>/dev/null || true
 tar -C "$logs" -czf "$out/logs.tgz" . 2>/dev/null || true
 echo "portability check status $status"
