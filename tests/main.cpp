@@ -36,6 +36,15 @@ int main(int argc, char** argv)
     {
       testing::Test::RecordProperty("device_code", target.code_arch == 0 ? "none: " + target.no_code
                                                                          : redu::describe_code(target));
+      if (target.code_arch == 0)
+      {
+        // Every implementation would skip as unavailable: a build for another GPU is not a passing run.
+        std::fprintf(stderr, "[reduce_tests] %s\n", redu::unavailable_reason({}, target).c_str());
+        if (redu::test::gpu_required())
+        {
+          return 1;
+        }
+      }
     }
     std::string unavailable;
     for (const redu::Reduction* impl : redu::registry())
