@@ -7,7 +7,6 @@
 #include "common/host/device_info.hpp"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace redu::test
@@ -40,7 +39,8 @@ TEST(Requirements, TheArchitectureNeededIsTheNewestRequiredFeaturesOrItsOwnFloor
   EXPECT_EQ(clusters.arch(), 90);
   EXPECT_EQ((Requirements{.required = {Feature::cooperative_launch}}.arch()), 60);
   EXPECT_EQ((Requirements{.min_arch = 100, .required = {Feature::thread_block_clusters}}.arch()), 100);
-  EXPECT_EQ((Requirements{.optional = {Feature::thread_block_clusters}}.arch()), 0) << "optional features never raise it";
+  EXPECT_EQ((Requirements{.optional = {Feature::thread_block_clusters}}.arch()), 0)
+      << "optional features never raise it";
 }
 
 // The case that ended the CUDA context: code compiled as compute_80 PTX, JIT-compiled on a Hopper. The
@@ -63,7 +63,7 @@ TEST(Requirements, AClusterKernelIsUnavailableOnGpusBeforeHopper)
     const std::string why = unavailable_reason(clusters, fake_gpu(arch, arch));
     EXPECT_NE(why.find("needs compute capability 9.0"), npos) << why;
     EXPECT_NE(why.find("compute capability " + std::to_string(arch / 10) + "." + std::to_string(arch % 10)), npos)
-      << why;
+        << why;
   }
 }
 
@@ -77,10 +77,10 @@ TEST(Requirements, AClusterKernelRunsWhereTheDeviceAndTheCodeHaveClusters)
 
 TEST(Requirements, ADeviceAttributeThatIsOffRefusesItsFeature)
 {
-  Target no_clusters = fake_gpu(90, 90);
+  Target no_clusters         = fake_gpu(90, 90);
   no_clusters.cluster_launch = false;
   EXPECT_NE(unavailable_reason(clusters, no_clusters).find("cudaDevAttrClusterLaunch is 0"), npos);
-  Target no_cooperative = fake_gpu(80, 80);
+  Target no_cooperative             = fake_gpu(80, 80);
   no_cooperative.cooperative_launch = false;
   const Requirements cooperative{.required = {Feature::cooperative_launch}};
   EXPECT_NE(unavailable_reason(cooperative, no_cooperative).find("cudaDevAttrCooperativeLaunch is 0"), npos);
@@ -89,8 +89,8 @@ TEST(Requirements, ADeviceAttributeThatIsOffRefusesItsFeature)
 
 TEST(Requirements, ABinaryWithNoCodeForTheDeviceRunsNothing)
 {
-  Target none          = fake_gpu(86, 0);
-  none.no_code         = "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device";
+  Target none           = fake_gpu(86, 0);
+  none.no_code          = "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device";
   const std::string why = unavailable_reason(Requirements{}, none);
   EXPECT_NE(why.find("holds no code that runs on the Fake GPU (compute capability 8.6)"), npos) << why;
   EXPECT_NE(why.find("cudaErrorNoKernelImageForDevice"), npos) << why;
@@ -128,7 +128,7 @@ TEST(Requirements, AFeaturesFastPathNeedsTheDeviceAndTheCode)
   EXPECT_FALSE(feature_active(Feature::programmatic_dependent_launch, fake_gpu(89, 89)));
   EXPECT_TRUE(feature_active(Feature::programmatic_dependent_launch, fake_gpu(90, 90)));
   EXPECT_TRUE(feature_active(Feature::programmatic_dependent_launch, fake_gpu(120, 100)));
-  Target no_clusters = fake_gpu(100, 100);
+  Target no_clusters         = fake_gpu(100, 100);
   no_clusters.cluster_launch = false;
   EXPECT_FALSE(feature_active(Feature::thread_block_clusters, no_clusters));
 }

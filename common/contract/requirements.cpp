@@ -3,10 +3,9 @@
 #include "common/contract/reduction.hpp"
 #include "common/host/device_info.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <atomic>
+#include <cuda_runtime_api.h>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -25,14 +24,14 @@ int first_arch(Feature feature)
 {
   switch (feature)
   {
-    case Feature::warp_redux:
-    case Feature::l2_cache_hints:
-      return 80;
-    case Feature::programmatic_dependent_launch:
-    case Feature::thread_block_clusters:
-      return 90;
-    case Feature::cooperative_launch:
-      return 60;
+  case Feature::warp_redux:
+  case Feature::l2_cache_hints:
+    return 80;
+  case Feature::programmatic_dependent_launch:
+  case Feature::thread_block_clusters:
+    return 90;
+  case Feature::cooperative_launch:
+    return 60;
   }
   return 0;
 }
@@ -41,16 +40,16 @@ const char* to_string(Feature feature)
 {
   switch (feature)
   {
-    case Feature::warp_redux:
-      return "warp_redux";
-    case Feature::l2_cache_hints:
-      return "l2_cache_hints";
-    case Feature::programmatic_dependent_launch:
-      return "programmatic_dependent_launch";
-    case Feature::thread_block_clusters:
-      return "thread_block_clusters";
-    case Feature::cooperative_launch:
-      return "cooperative_launch";
+  case Feature::warp_redux:
+    return "warp_redux";
+  case Feature::l2_cache_hints:
+    return "l2_cache_hints";
+  case Feature::programmatic_dependent_launch:
+    return "programmatic_dependent_launch";
+  case Feature::thread_block_clusters:
+    return "thread_block_clusters";
+  case Feature::cooperative_launch:
+    return "cooperative_launch";
   }
   return "?";
 }
@@ -60,21 +59,21 @@ std::string describe(Feature feature)
   const char* what = "?";
   switch (feature)
   {
-    case Feature::warp_redux:
-      what = "warp reductions in one instruction (redux.sync)";
-      break;
-    case Feature::l2_cache_hints:
-      what = "L2 eviction hints (createpolicy)";
-      break;
-    case Feature::programmatic_dependent_launch:
-      what = "programmatic dependent launch (griddepcontrol)";
-      break;
-    case Feature::thread_block_clusters:
-      what = "thread block clusters";
-      break;
-    case Feature::cooperative_launch:
-      what = "cooperative launches";
-      break;
+  case Feature::warp_redux:
+    what = "warp reductions in one instruction (redux.sync)";
+    break;
+  case Feature::l2_cache_hints:
+    what = "L2 eviction hints (createpolicy)";
+    break;
+  case Feature::programmatic_dependent_launch:
+    what = "programmatic dependent launch (griddepcontrol)";
+    break;
+  case Feature::thread_block_clusters:
+    what = "thread block clusters";
+    break;
+  case Feature::cooperative_launch:
+    what = "cooperative launches";
+    break;
   }
   return std::string(what) + " (sm_" + std::to_string(first_arch(feature)) + ")";
 }
@@ -117,12 +116,12 @@ bool device_allows(Feature feature, const Target& target)
 {
   switch (feature)
   {
-    case Feature::cooperative_launch:
-      return target.cooperative_launch;
-    case Feature::thread_block_clusters:
-      return target.cluster_launch;
-    default:
-      return true;
+  case Feature::cooperative_launch:
+    return target.cooperative_launch;
+  case Feature::thread_block_clusters:
+    return target.cluster_launch;
+  default:
+    return true;
   }
 }
 
@@ -134,8 +133,9 @@ const char* attribute_of(Feature feature)
 // What to build instead, for a refusal's last words.
 std::string build_hint(int arch)
 {
-  return "build with sm_" + std::to_string(arch) + " or later in CMAKE_CUDA_ARCHITECTURES (e.g. -DCMAKE_CUDA_ARCHITECTURES="
-       + std::to_string(arch) + ", or `cmake --preset portable`)";
+  return "build with sm_" + std::to_string(arch) +
+         " or later in CMAKE_CUDA_ARCHITECTURES (e.g. -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(arch) +
+         ", or `cmake --preset portable`)";
 }
 
 } // namespace
@@ -159,9 +159,9 @@ std::string unavailable_reason(const Requirements& needs, const Target& target)
   const std::string gpu = target.device_name + " (compute capability " + cc(target.device_arch) + ")";
   if (target.code_arch == 0)
   {
-    return "this binary holds no code that runs on the " + gpu + ": it was built for CUDA architectures "
-         + build_cuda_architectures() + (target.no_code.empty() ? "" : " (" + target.no_code + ")") + "; "
-         + build_hint(target.device_arch);
+    return "this binary holds no code that runs on the " + gpu + ": it was built for CUDA architectures " +
+           build_cuda_architectures() + (target.no_code.empty() ? "" : " (" + target.no_code + ")") + "; " +
+           build_hint(target.device_arch);
   }
   const int arch = needs.arch();
   std::string features;
@@ -171,23 +171,22 @@ std::string unavailable_reason(const Requirements& needs, const Target& target)
   }
   if (target.device_arch < arch)
   {
-    return "needs compute capability " + cc(arch) + " or later" + (features.empty() ? "" : " for " + features)
-         + "; the " + gpu + " has not";
+    return "needs compute capability " + cc(arch) + " or later" + (features.empty() ? "" : " for " + features) +
+           "; the " + gpu + " has not";
   }
   for (Feature feature : needs.required)
   {
     if (!device_allows(feature, target))
     {
-      return "needs " + describe(feature) + ", which the " + gpu + " does not offer (" + attribute_of(feature)
-           + " is 0)";
+      return "needs " + describe(feature) + ", which the " + gpu + " does not offer (" + attribute_of(feature) +
+             " is 0)";
     }
   }
   if (target.code_arch < arch)
   {
-    return "needs code compiled for sm_" + std::to_string(arch) + " or later"
-         + (features.empty() ? "" : " for " + features) + ", and the code this binary runs on the " + gpu
-         + " is " + describe_code(target) + " (CUDA architectures " + build_cuda_architectures() + "); "
-         + build_hint(arch);
+    return "needs code compiled for sm_" + std::to_string(arch) + " or later" +
+           (features.empty() ? "" : " for " + features) + ", and the code this binary runs on the " + gpu + " is " +
+           describe_code(target) + " (CUDA architectures " + build_cuda_architectures() + "); " + build_hint(arch);
   }
   return "";
 }
@@ -200,7 +199,7 @@ bool feature_active(Feature feature, const Target& target)
 
 Status query_target(int device, const void* kernel, Target& target)
 {
-  target = Target{};
+  target      = Target{};
   int current = 0;
   REDU_CUDA_TRY(cudaGetDevice(&current));
   if (current != device)
@@ -265,7 +264,7 @@ Availability judge(const Reduction& impl, int device)
 
 // Implementations that declare nothing share one verdict per device, the library probe's: 0 not asked,
 // 1 available, 2 not (the reason is then in verdicts() under a null implementation).
-constexpr int verdict_devices = 64;
+constexpr int verdict_devices                    = 64;
 std::atomic<int> plain_verdicts[verdict_devices] = {};
 
 } // namespace
@@ -318,7 +317,7 @@ Status feature_in_use(Feature feature, const void* kernel, bool& active)
 Availability available_here(const Reduction& impl)
 {
   static const bool has_gpu = no_gpu_reason().empty();
-  int device                 = 0;
+  int device                = 0;
   if (!has_gpu || cudaGetDevice(&device) != cudaSuccess)
   {
     cudaGetLastError();

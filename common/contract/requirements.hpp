@@ -50,9 +50,9 @@ std::string describe(Feature feature);
 // code for the device at all.
 struct Requirements
 {
-  int min_arch = 0;               // a floor of its own, compute capability x 10 (0: none beyond the features')
-  std::vector<Feature> required;  // refused without these
-  std::vector<Feature> optional;  // fast path with these, fallback without
+  int min_arch = 0;              // a floor of its own, compute capability x 10 (0: none beyond the features')
+  std::vector<Feature> required; // refused without these
+  std::vector<Feature> optional; // fast path with these, fallback without
   // One of its kernels, whose compiled code is checked (kernel_of below); nullptr: the library's own probe
   // kernel, compiled for the same architectures as every other source of the build.
   const void* kernel = nullptr;
