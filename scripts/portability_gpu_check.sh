@@ -129,8 +129,14 @@ test_run() {
     "./$dir/bench/reduce_bench" --sweep=quick --min_log2=16 --max_log2=24 --samples=5 --code_id="$REDU_CODE_ID" \
       --benchmark_out="$results/bench_compute_80.json" --benchmark_out_format=json > "$logs/sweep_$name.log" 2>&1 || rc=1
     grep -E '^reduce_bench: skipping' "$logs/sweep_$name.log"
-    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["context"]; print("bench_compute_80.json:", ", ".join(k + " " + c[k] for k in ("cuda_architectures", "device_code", "unavailable")))' \
-      "$results/bench_compute_80.json" || rc=1
+    if [ -s "$results/bench_compute_80.json" ]; then
+      python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["context"]; print("bench_compute_80.json:", ", ".join(k + " " + c[k] for k in ("cuda_architectures", "device_code", "unavailable")))' \
+        "$results/bench_compute_80.json" || rc=1
+    else
+      echo "sweep: no bench_compute_80.json; the end of its log:"
+      tail -n 5 "$logs/sweep_$name.log"
+      rc=1
+    fi
     echo "sweep: $((SECONDS - start)) s"
   fi
   return $rc
