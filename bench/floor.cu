@@ -1,5 +1,6 @@
 #include "floor.hpp"
 
+#include "common/contract/requirements.hpp"
 #include "common/device/vector_load.cuh"
 
 #include <algorithm>
@@ -119,8 +120,16 @@ Status FloorKernels::init(int sm_count, std::size_t max_bytes)
 {
   sm_count_ = sm_count;
   shapes_.clear();
+  // The streaming shapes only where their L2 hint exists (the GPU and the code this binary runs on it):
+  // without it they are read_only's loads under another name (vector_load.cuh).
+  bool hints = false;
+  REDU_TRY(feature_in_use(Feature::l2_cache_hints, kernel_of(read_all<1, FloorLoad::evict_first>), hints));
   for (FloorLoad load : {FloorLoad::read_only, FloorLoad::evict_first, FloorLoad::evict_normal})
   {
+    if (load != FloorLoad::read_only && !hints)
+    {
+      continue;
+    }
     for (int threads : {128, 256, 512, 1024})
     {
       for (int loads : {1, 2, 4, 8})
@@ -133,7 +142,8 @@ Status FloorKernels::init(int sm_count, std::size_t max_bytes)
     }
   }
   // The most warps: a tiles grid of the smallest block rounds (128 threads x 1 load), one warp per 32
-  // packs, plus a block's worth for rounding up; a resident grid has far fewer.
+  // packs, plus a block's worth for rounding up; a resident grid has far fewer (64 warps per SM is the
+  // most any architecture holds: 2048 threads on sm_80, 90 and 100, 1536 on sm_86, 89 and 120, 1024 on sm_75).
   const std::size_t most_warps = max_bytes / 16 / 32 + 1024 / 32;
   REDU_TRY(warp_words_.allocate(std::max<std::size_t>(most_warps, static_cast<std::size_t>(sm_count) * 64) * sizeof(unsigned)));
   return Status::success();

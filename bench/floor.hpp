@@ -10,7 +10,10 @@
 //   grid                 tiles (one block per threads x loads packs, each thread one round) or
 //                        resident (as many blocks as fit on the GPU at once, looping over the input)
 //   load policy          read-only path, or streaming with L2 evict_first / evict_normal
-//                        (common/device/vector_load.cuh, the policies the tuned kernels use)
+//                        (common/device/vector_load.cuh, the policies the tuned kernels use), where the GPU
+//                        and the code compiled for it have L2 hints (sm_80 and later)
+// The resident grids and the SM count come from the device (occupancy API, attributes), so a GPU that has
+// never been measured gets its own floor without a table.
 // Napkin math: 2^30 floats are 4.29 GB; at the H100's 3.35 TB/s peak that is 1.28 ms, at the H200's
 // 4.8 TB/s 0.89 ms. The empty launch (one block, no work) is the other floor: what any call costs.
 #pragma once

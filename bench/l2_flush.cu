@@ -26,7 +26,10 @@ __global__ void read_flush_kernel(const float4* __restrict__ buffer, std::int64_
 
 Status L2Flusher::init(std::int64_t l2_bytes)
 {
-  REDU_TRY(buffer_.allocate(static_cast<std::size_t>(2 * l2_bytes) + sizeof(float4)));
+  // Twice the L2 the device reports, whatever its size (the attribute, never a constant: L2s range from a
+  // few MB to around a hundred); a device that reports none (0) gets 256 MiB rather than no flush at all.
+  const std::int64_t flushed = l2_bytes > 0 ? 2 * l2_bytes : std::int64_t{256} << 20;
+  REDU_TRY(buffer_.allocate(static_cast<std::size_t>(flushed) + sizeof(float4)));
   REDU_CUDA_TRY(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
   // One flush now, on an idle GPU: a kernel's first launch loads it (CUDA's lazy loading), and the load
   // can wait for the kernels already running. The GPU clock queues each flush behind the kernel that

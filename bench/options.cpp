@@ -60,7 +60,11 @@ report::CommandLine command_line(Options& o)
             report::one_of(report::Choices<bool>{{"yes", true}, {"no", false}}, o.floor))
     .option("--samples", "N", "timed calls per benchmark, median reported (default 15)",
             report::integer_in(1, 100000, o.samples))
-    .flag("--list", "list the registered implementations and exit", o.list)
+    .flag("--list", "list the registered implementations, what each needs and whether it runs here, and exit",
+          o.list)
+    .flag("--list_requirements", "per GPU architecture (sm_75 ... sm_120), which implementations run and on which\n"
+                                 "  path, from their declared requirements; no GPU needed (docs/gpus.md)",
+          o.list_requirements)
     .pass_through("--benchmark_", "Google Benchmark flags (--benchmark_filter, --benchmark_repetitions, ...) pass "
                                   "through.");
   return command_line;

@@ -29,6 +29,7 @@ struct Options
   bool floor = true;                    // time the floor (bench/floor.hpp) for every (type, size) swept
   int samples  = 15;                    // timed calls per benchmark; the median is reported
   bool list    = false;                 // print the registry and exit
+  bool list_requirements = false;       // print what each implementation needs, per GPU architecture, and exit
   bool help    = false;
 };
 

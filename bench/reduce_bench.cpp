@@ -134,6 +134,11 @@ int main(int argc, char** argv)
     redu::bench::print_registry(std::cout);
     return 0;
   }
+  if (options.list_requirements)
+  {
+    redu::bench::print_requirements(std::cout);
+    return 0;
+  }
   if (const std::string reason = redu::no_gpu_reason(); !reason.empty())
   {
     std::cerr << "reduce_bench: cannot benchmark: " << reason
@@ -142,7 +147,24 @@ int main(int argc, char** argv)
     return 1;
   }
 
-  const std::vector<redu::bench::BenchCase> cases = redu::bench::build_sweep(options);
+  // An implementation that cannot run on this GPU with this binary (common/contract/requirements.hpp) is
+  // left out of the sweep, saying why here and in the results file's context (unavailable).
+  std::vector<redu::bench::BenchCase> cases;
+  std::string unavailable;
+  std::set<const redu::Reduction*> refused;
+  for (redu::bench::BenchCase& c : redu::bench::build_sweep(options))
+  {
+    const redu::Availability verdict = redu::available_here(*c.impl);
+    if (verdict.ok)
+    {
+      cases.push_back(std::move(c));
+    }
+    else if (refused.insert(c.impl).second)
+    {
+      std::cerr << "reduce_bench: skipping " << c.impl->info().name << ": not available here: " << verdict.reason << "\n";
+      unavailable += (unavailable.empty() ? "" : "; ") + c.impl->info().name + ": " + verdict.reason;
+    }
+  }
   redu::bench::BenchHarness harness;
   if (const redu::Status status = harness.init(options, cases); !status.ok())
   {
@@ -171,6 +193,7 @@ int main(int argc, char** argv)
   benchmark::Initialize(&bench_argc, bench_argv.data());
 
   add_context(harness, options);
+  benchmark::AddCustomContext("unavailable", unavailable.empty() ? "none" : unavailable);
   // The floor rows first (one per element type and size the sweep reads, and the empty launch), then
   // the cases, which reuse the floors measured here.
   std::set<std::pair<redu::DType, std::int64_t>> floors;

@@ -1,6 +1,7 @@
 #include "registry_listing.hpp"
 
 #include "common/contract/reduction.hpp"
+#include "common/host/device_info.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -73,16 +74,48 @@ std::size_t edit_distance(const std::string& a, const std::string& b)
   return row[b.size()];
 }
 
+// The required features and the architecture they need: "sm_90: thread_block_clusters", or "any".
+std::string needs(const Requirements& r)
+{
+  if (r.arch() == 0 && r.required.empty())
+  {
+    return "any";
+  }
+  std::string text = "sm_" + std::to_string(r.arch());
+  const char* separator = ": ";
+  for (Feature feature : r.required)
+  {
+    text += separator + std::string(to_string(feature));
+    separator = ",";
+  }
+  return text;
+}
+
+// Whether it runs on the current GPU with this binary.
+std::string here(const Reduction& impl, const std::string& no_gpu)
+{
+  if (!no_gpu.empty())
+  {
+    return "no GPU";
+  }
+  const Availability verdict = available_here(impl);
+  return verdict.ok ? "yes" : "no: " + verdict.reason;
+}
+
 } // namespace
+
+// The architectures of the portable list (cmake/CudaArchitectures.cmake), oldest first.
+const int portable_architectures[] = {75, 80, 86, 89, 90, 100, 120};
 
 void print_registry(std::ostream& out)
 {
-  out << "name\ttypes\tops\tkinds\tdeterminism\tidea\n";
+  const std::string no_gpu = no_gpu_reason();
+  out << "name\ttypes\tops\tkinds\tdeterminism\tidea\tneeds\there\n";
   for (const Reduction* impl : registry())
   {
     const Info& info = impl->info();
     out << info.name << "\t" << joined(info.dtypes) << "\t" << joined(info.ops) << "\t" << joined(info.kinds) << "\t"
-        << determinism(info) << "\t" << info.idea << "\n";
+        << determinism(info) << "\t" << info.idea << "\t" << needs(info.needs) << "\t" << here(*impl, no_gpu) << "\n";
   }
   // What the CCCL this build found lacks: comment lines, so that a reader of the first column sees only
   // names that can be run.
@@ -91,6 +124,57 @@ void print_registry(std::ostream& out)
     out << "# not in this build: " << absent.name << ": " << absent.why << "\n";
   }
 }
+
+void print_requirements(std::ostream& out)
+{
+  out << "name\tneeds\toptional";
+  for (int arch : portable_architectures)
+  {
+    out << "\tsm_" << arch;
+  }
+  out << "\n";
+  for (const Reduction* impl : registry())
+  {
+    const Requirements& r = impl->info().needs;
+    out << impl->info().name << "\t" << needs(r) << "\t" << (r.optional.empty() ? "-" : joined(r.optional));
+    for (int arch : portable_architectures)
+    {
+      // A GPU of that architecture running code compiled for it, with every launch attribute its
+      // architecture brings (clusters from sm_90; cooperative launches on every one of them).
+      Target target;
+      target.device_name        = "sm_" + std::to_string(arch);
+      target.device_arch        = arch;
+      target.code_arch          = arch;
+      target.binary_arch        = arch;
+      target.cooperative_launch = true;
+      target.cluster_launch     = arch >= 90;
+      std::string cell;
+      if (!unavailable_reason(r, target).empty())
+      {
+        cell = "no";
+      }
+      else
+      {
+        cell = "yes";
+        std::string fallback;
+        for (Feature feature : r.optional)
+        {
+          if (!feature_active(feature, target))
+          {
+            fallback += (fallback.empty() ? "" : ",") + std::string(to_string(feature));
+          }
+        }
+        if (!fallback.empty())
+        {
+          cell += ", fallback for " + fallback;
+        }
+      }
+      out << "\t" << cell;
+    }
+    out << "\n";
+  }
+}
+
 
 std::string closest_name(const std::string& name)
 {

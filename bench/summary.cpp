@@ -48,7 +48,7 @@ void print_summary(std::ostream& out, const BenchHarness& harness)
   std::snprintf(line, sizeof line,
                 "\n%s: peak %.0f GB/s, measured copy %.0f GB/s. Cells: GB/s (%s) and ratio to the fastest CUB "
                 "variant.\n",
-                d.name.c_str(), d.peak_gbps(), harness.gpu().copy_gbps,
+                d.name.c_str(), harness.gpu().peak_gbps, harness.gpu().copy_gbps,
                 harness.timings().front().key().c_str());
   out << line;
 

@@ -38,7 +38,16 @@ Status measure_gpu(cudaStream_t stream, MeasuredGpu& gpu)
     return Status::invalid(reason);
   }
   REDU_TRY(query_device(0, gpu.device));
-  return measure_copy_gbps(stream, gpu.copy_gbps);
+  REDU_TRY(measure_copy_gbps(stream, gpu.copy_gbps));
+  gpu.peak_gbps   = gpu.device.peak_gbps();
+  gpu.peak_source = "2 x memory clock x bus width / 8";
+  if (gpu.peak_gbps <= 0)
+  {
+    gpu.peak_gbps   = gpu.copy_gbps;
+    gpu.peak_source = "the measured copy bandwidth: the device reports memory clock " + std::to_string(gpu.device.memory_clock_khz)
+                    + " kHz and bus width " + std::to_string(gpu.device.bus_width_bits) + " bits";
+  }
+  return Status::success();
 }
 
 } // namespace redu::report

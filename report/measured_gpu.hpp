@@ -8,6 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 namespace redu::report
 {
 
@@ -15,6 +17,11 @@ struct MeasuredGpu
 {
   DeviceInfo device;
   double copy_gbps = 0;
+  // The theoretical peak, 2 x memory clock x bus width / 8, where the device reports both; a GPU that
+  // reports either as zero (some new and integrated GPUs do) gets the measured copy bandwidth instead, and
+  // peak_source says which it is, so % of peak is never a division by zero or a made-up figure.
+  double peak_gbps = 0;
+  std::string peak_source;
 };
 
 // Fails with the reason when no usable GPU is present. Allocates 2 GiB while it measures, on `stream`.

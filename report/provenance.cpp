@@ -1,5 +1,6 @@
 #include "report/provenance.hpp"
 
+#include "common/contract/requirements.hpp"
 #include "common/host/tuning.hpp"
 
 #include <cub/version.cuh>
@@ -30,6 +31,19 @@ std::string tuning()
   return s.ok() ? description : "unreadable: " + s.message();
 }
 
+// The code the GPU ran: the image the runtime picked from the build's architectures for it, from the
+// library's probe kernel, compiled like every kernel (common/contract/requirements.hpp).
+std::string device_code(int device)
+{
+  Target target;
+  const Status s = query_target(device, nullptr, target);
+  if (!s.ok())
+  {
+    return "unknown: " + s.message();
+  }
+  return target.code_arch == 0 ? "none: " + target.no_code : describe_code(target);
+}
+
 } // namespace
 
 std::vector<ContextEntry> provenance(const std::string& program, const std::string& code_id, const MeasuredGpu& gpu)
@@ -45,12 +59,15 @@ std::vector<ContextEntry> provenance(const std::string& program, const std::stri
     {"l2_bytes", std::to_string(device.l2_bytes)},
     {"memory_clock_khz", std::to_string(device.memory_clock_khz)},
     {"bus_width_bits", std::to_string(device.bus_width_bits)},
-    {"peak_gbps", std::to_string(device.peak_gbps())},
+    {"peak_gbps", std::to_string(gpu.peak_gbps)},
+    {"peak_source", gpu.peak_source},
     {"copy_gbps", std::to_string(gpu.copy_gbps)},
     {"driver_version", cuda_version_string(device.driver_version)},
     {"cuda_runtime_version", cuda_version_string(device.runtime_version)},
     {"cccl_version", cccl_version()},
     {"build_type", REDU_BUILD_TYPE},
+    {"cuda_architectures", build_cuda_architectures()},
+    {"device_code", device_code(device.ordinal)},
     {"tuning", tuning()},
   };
 }

@@ -17,8 +17,13 @@ using ContextEntry = std::pair<std::string, std::string>;
 // The keys common to every results file, in this order:
 //   program, code_id                       what produced the file (code_id from scripts/code_id.sh)
 //   gpu_name, gpu_slug, compute_capability, sm_count, l2_bytes,
-//   memory_clock_khz, bus_width_bits, peak_gbps, copy_gbps        where it ran
+//   memory_clock_khz, bus_width_bits, peak_gbps, peak_source, copy_gbps   where it ran (peak_source:
+//                                          clock x bus width, or the copy bandwidth where the device
+//                                          reports neither: report/measured_gpu.hpp)
 //   driver_version, cuda_runtime_version, cccl_version, build_type  with what software
+//   cuda_architectures, device_code        what was compiled (CMAKE_CUDA_ARCHITECTURES) and the code the
+//                                          GPU ran of it ("sm_90 SASS", or "compute_80 PTX, JIT-compiled
+//                                          by the driver for sm_90")
 //   tuning                                 the launch-shape table read (tuning/<gpu-slug>.txt), values included
 // Each program writes its own keys after these:
 //   reduce_bench:   l2_mode, timing, sweep

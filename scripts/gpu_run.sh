@@ -7,7 +7,7 @@
 # plus logs.tgz under $OUT.
 # Usage: scripts/gpu_run.sh [extra reduce_bench options]
 #   Step 1 is the README's test command itself (REQUIRE_GPU=1 cmake --workflow --preset test); its
-#   GoogleTest shards leave reports in build/test-reports/, merged into tests.json. Step 1b builds and
+#   GoogleTest shards leave reports in build/tests/reports/, merged into tests.json. Step 1b builds and
 #   runs the same tests against the CUDA Toolkit's own CCCL (tests_cccl_toolkit.json).
 #   REDU_TUNE=1 runs scripts/tune_shapes.py after the tests (step 2b), so the sweep and the studies read
 #   the table it writes (tuning/<gpu-slug>.txt, copied to $OUT too, and kept in build/tuned/: a later
@@ -56,23 +56,23 @@ fi
 toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
 if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
   step "1. README test command (REQUIRE_GPU=1 cmake --workflow --preset test) -> $results/tests.json"
-  rm -rf build/test-reports
+  rm -rf build/tests/reports
   cmake --workflow --preset test > "$logs/test.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test.log" | tail -n 15
   python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests.json" \
-    build/test-reports/shard_*.json || status=1
+    build/tests/reports/shard_*.json || status=1
 
   if [ "${REDU_SKIP_TOOLKIT_TESTS:-0}" != "1" ]; then
     step "1b. the same tests built against the CUDA Toolkit's own CCCL -> $results/tests_cccl_toolkit.json"
     { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
         "${benchmark_args[@]}" && cmake --build build-cccl-toolkit; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
     grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
-    rm -rf build-cccl-toolkit/test-reports
+    rm -rf build-cccl-toolkit/tests/reports
     ctest --test-dir build-cccl-toolkit --label-exclude benchmark -j 8 --output-on-failure \
       > "$logs/test_cccl_toolkit.log" 2>&1 || status=1
     grep -E "tests passed|tests failed|FAILED|Failed|Skipped" "$logs/test_cccl_toolkit.log" | tail -n 15
     python3 scripts/merge_test_reports.py --code-id "$REDU_CODE_ID" --out "$results/tests_cccl_toolkit.json" \
-      build-cccl-toolkit/test-reports/shard_*.json || status=1
+      build-cccl-toolkit/tests/reports/shard_*.json || status=1
   fi
 fi
 

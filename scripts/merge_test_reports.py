@@ -15,13 +15,15 @@ def main() -> int:
     suites = {}
     totals = {"tests": 0, "failures": 0, "disabled": 0, "errors": 0}
     gpu = None
+    # What every shard records about the build and the code the GPU ran (tests/main.cpp), when present.
     build = {}
     for path in args.reports:
         with open(path) as f:
             report = json.load(f)
         gpu = gpu or report.get("gpu")
-        for key in ("cccl", "cuda_architectures"):
-            build[key] = build.get(key) or report.get(key)
+        for key in ("cccl", "cuda_architectures", "device_code", "unavailable"):
+            if key in report:
+                build.setdefault(key, report[key])
         for key in totals:
             totals[key] += int(report.get(key, 0))
         for suite in report.get("testsuites", []):
@@ -39,8 +41,8 @@ def main() -> int:
     }
     with open(args.out, "w") as f:
         json.dump(merged, f, indent=1)
-    print(f"{args.out}: {totals['tests']} tests, {totals['failures']} failures, {skipped} skipped, gpu {gpu}, "
-          f"CCCL {build.get('cccl')}, architectures {build.get('cuda_architectures')}")
+    print(f"{args.out}: {totals['tests']} tests, {totals['failures']} failures, {skipped} skipped, gpu {gpu}"
+          + "".join(f", {key} {value or 'none'}" for key, value in build.items()))
     return 1 if totals["failures"] or totals["errors"] else 0
 
 

@@ -205,7 +205,8 @@ Status study_one(const Options& options, Data data, std::int64_t n, std::mt19937
   for (const redu::Reduction* impl : redu::registry())
   {
     const redu::Info& info = impl->info();
-    if (!info.supports(redu::Kind::full) || !info.supports(dtype) || !info.supports(redu::Op::sum) || n > info.max_n)
+    if (!info.supports(redu::Kind::full) || !info.supports(dtype) || !info.supports(redu::Op::sum) || n > info.max_n
+        || !redu::available_here(*impl).ok)
     {
       continue;
     }

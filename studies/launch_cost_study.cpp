@@ -148,7 +148,7 @@ Status chosen(const Options& options, std::vector<const redu::Reduction*>& impls
     for (const redu::Reduction* impl : redu::registry())
     {
       const redu::Info& info = impl->info();
-      if (info.supports(redu::Kind::full) && info.supports(redu::Op::sum) && info.graph_capture)
+      if (info.supports(redu::Kind::full) && info.supports(redu::Op::sum) && info.graph_capture && redu::available_here(*impl).ok)
       {
         impls.push_back(impl);
       }

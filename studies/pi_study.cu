@@ -199,7 +199,8 @@ std::vector<std::function<Status(std::unique_ptr<pi::Method>&)>> device_methods(
   for (const redu::Reduction* impl : redu::registry())
   {
     const redu::Info& info = impl->info();
-    if (info.supports(redu::Kind::full) && info.supports(redu::DType::f32) && info.supports(redu::Op::sum))
+    if (info.supports(redu::Kind::full) && info.supports(redu::DType::f32) && info.supports(redu::Op::sum)
+        && redu::available_here(*impl).ok)
     {
       const std::string name = info.name;
       makers.emplace_back([name](std::unique_ptr<pi::Method>& m) { return pi::make_registered_method(name, m); });

@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+#include <vector>
+
 namespace redu::test
 {
 namespace
@@ -45,7 +48,14 @@ TEST(Validation, AcceptsAWellFormedProblemForEveryImplementation)
 {
   for (const Reduction* impl : registry())
   {
-    EXPECT_TRUE(validate(*impl, accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices)).ok()) << impl->info().name;
+    const Status status = validate(*impl, accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices));
+    if (!runs_here(*impl)) // refused as unavailable, with the reason (common/contract/requirements.hpp)
+    {
+      EXPECT_EQ(status.cuda_error(), cudaErrorNotSupported) << impl->info().name << ": " << status.message();
+      EXPECT_NE(status.message().find("not available here"), std::string::npos) << status.message();
+      continue;
+    }
+    EXPECT_TRUE(status.ok()) << impl->info().name << ": " << status.message();
   }
 }
 
@@ -95,6 +105,10 @@ TEST(Validation, RejectsMisalignedPointersOverlapsAndElementsOutsideEverySegment
 {
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     SCOPED_TRACE(impl->info().name);
     const Info& info   = impl->info();
     const Problem good = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
@@ -173,6 +187,10 @@ TEST(Validation, RejectsWhatAnImplementationDoesNotDeclare)
 {
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     SCOPED_TRACE(impl->info().name);
     const Info& info = impl->info();
     const Problem good = accepted_problem(*impl, fake, fake_out, fake_offsets, fake_indices);
@@ -208,6 +226,10 @@ TEST(BadInputOnGpu, RefusedCallsWriteNothing)
   REDU_REQUIRE_GPU();
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     SCOPED_TRACE(impl->info().name);
     DeviceBuffer input, output, offsets, indices, workspace_buffer;
     ASSERT_OK(input.allocate(1024));
@@ -265,6 +287,55 @@ TEST(BadInputOnGpu, RefusedCallsWriteNothing)
   }
 }
 
+// On the GPU: an implementation that cannot run here (its requirements, common/contract/requirements.hpp)
+// is refused by every entry point with cudaErrorNotSupported and the reason, and writes nothing. Where
+// everything runs (a build for this GPU) there is nothing to refuse, and the test says so.
+TEST(BadInputOnGpu, UnavailableImplementationsAreRefusedAndWriteNothing)
+{
+  REDU_REQUIRE_GPU();
+  int refused = 0;
+  for (const Reduction* impl : registry())
+  {
+    const Availability verdict = availability_here(*impl);
+    if (verdict.ok)
+    {
+      continue;
+    }
+    SCOPED_TRACE(impl->info().name + ": " + verdict.reason);
+    DeviceBuffer input, output, offsets, indices;
+    ASSERT_OK(input.allocate(64 * 8));
+    ASSERT_OK(output.allocate(4 * 8));
+    ASSERT_OK(offsets.allocate(5 * sizeof(std::int64_t)));
+    ASSERT_OK(indices.allocate(4 * sizeof(std::int64_t)));
+    ASSERT_OK(poison(output));
+    const std::vector<std::int64_t> host_offsets = {0, 16, 32, 48, 64};
+    ASSERT_EQ(cudaMemcpy(offsets.data(), host_offsets.data(), 40, cudaMemcpyHostToDevice), cudaSuccess);
+    const Problem good = accepted_problem(*impl, input.data(), output.data(), offsets.as<const std::int64_t>(),
+                                          indices.as<std::int64_t>());
+    std::size_t bytes = 0;
+    Call call;
+    for (const Status& status : {run(*impl, good, Workspace{}, nullptr), validate(*impl, good),
+                                 workspace_bytes(*impl, good, bytes), prepare(*impl, good, Workspace{}, call)})
+    {
+      EXPECT_EQ(status.cuda_error(), cudaErrorNotSupported) << status.message();
+      EXPECT_NE(status.message().find(verdict.reason), std::string::npos) << status.message();
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << "a refused call must leave the CUDA context usable";
+    std::vector<unsigned char> bytes_after;
+    ASSERT_OK(download(output, bytes_after));
+    for (unsigned char b : bytes_after)
+    {
+      ASSERT_EQ(b, poison_byte) << "a refused call wrote to the output";
+    }
+    ++refused;
+  }
+  RecordProperty("refused_as_unavailable", refused);
+  if (refused == 0)
+  {
+    std::cout << "[   NOTE   ] every implementation can run on this GPU with this build: nothing to refuse\n";
+  }
+}
+
 // Offsets are device data, checked by run() before anything is launched: decreasing offsets, a negative
 // first offset and a last offset other than n are refused with a message naming the position, and the
 // poisoned output stays as it was. With OffsetsCheck::trust the check is skipped (not tested: what a
@@ -286,7 +357,7 @@ TEST(BadInputOnGpu, BadSegmentOffsetsAreRefusedBeforeLaunch)
   for (const Reduction* impl : registry())
   {
     const Info& info = impl->info();
-    if (!info.supports(Kind::segmented))
+    if (!info.supports(Kind::segmented) || unavailable_here(*impl))
     {
       continue;
     }

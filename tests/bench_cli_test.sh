@@ -57,6 +57,20 @@ case "$case_name" in
     grep -qP '^modern\.atomic\t[a-z0-9,]*f32[a-z0-9,]*\tsum[a-z_,]*\tfull\tnot_guaranteed: [^\t]*f32/sum[^\t]*; [^\t]*gpu_to_gpu: [^\t]*i32/sum[^\t]*\t' "$tmp/out" \
       || fail "--list lacks modern.atomic's types, ops, kinds and determinism"
     ;;
+  list_requirements)
+    # name, needs, optional, then one column per architecture of the portable list; no GPU needed
+    run_bench --list_requirements
+    expect_exit 0
+    head -n 1 "$tmp/out" | grep -qP '^name\tneeds\toptional\tsm_75\tsm_80\tsm_86\tsm_89\tsm_90\tsm_100\tsm_120$' \
+      || fail "--list_requirements has not the columns name, needs, optional, sm_75 ... sm_120"
+    grep -qP '^modern\.cluster\tsm_90: thread_block_clusters\t[^\t]*\tno\tno\tno\tno\tyes[^\t]*\tyes[^\t]*\tyes[^\t]*$' "$tmp/out" \
+      || fail "--list_requirements does not say modern.cluster runs from sm_90 on"
+    grep -qP '^cub\.device_reduce\tany\t-\tyes\tyes\tyes\tyes\tyes\tyes\tyes$' "$tmp/out" \
+      || fail "--list_requirements does not say cub.device_reduce runs everywhere"
+    # --list ends each line with what the implementation needs and whether it runs here
+    run_bench --list
+    head -n 1 "$tmp/out" | grep -qP '\tneeds\there$' || fail "--list lacks the needs and here columns"
+    ;;
   gpu_or_refusal)
     # Either outcome is checked, decided by the binary itself: with a GPU it benchmarks and its JSON holds
     # the row; without one it refuses before building the sweep, saying why (and REQUIRE_GPU=1 makes that

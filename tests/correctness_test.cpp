@@ -219,6 +219,7 @@ class Correctness : public testing::TestWithParam<Case>
 TEST_P(Correctness, MatchesReferenceOnEveryShape)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   check_shapes(GetParam(), Data::random, {0});
 }
 
@@ -227,6 +228,7 @@ TEST_P(Correctness, MatchesReferenceOnEveryShape)
 TEST_P(Correctness, MatchesReferenceAtMisalignedInputs)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   check_shapes(GetParam(), Data::random, {1, 2, 3}, Shapes::misaligned_only);
 }
 
@@ -253,6 +255,7 @@ class FloatSums : public testing::TestWithParam<Case>
 TEST_P(FloatSums, ExactDataGiveExactSums)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   check_shapes(GetParam(), Data::exact_integers, {0});
   check_shapes(GetParam(), Data::exact_integers, {1, 3}, Shapes::misaligned_only);
   if (GetParam().op != Op::sum)
@@ -273,6 +276,7 @@ TEST_P(FloatSums, ExactDataGiveExactSums)
 TEST_P(FloatSums, SameSignDataStayWithinTheStatedBound)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   check_shapes(GetParam(), Data::same_sign, {0});
 }
 
@@ -297,6 +301,7 @@ class IntegerSums : public testing::TestWithParam<Case>
 TEST_P(IntegerSums, WrapLikeTwosComplement)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   check_shapes(GetParam(), Data::full_range_integers, {0});
 }
 

@@ -122,6 +122,7 @@ class GraphCapture : public testing::TestWithParam<ImplKind>
 TEST_P(GraphCapture, CapturedCallsReplayCorrectlyOrAreRefused)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const auto [impl, kind] = GetParam();
   const auto [dtype, op]  = capture_case(impl->info());
   SCOPED_TRACE(std::string(to_string(dtype)) + " " + to_string(op)

@@ -39,6 +39,10 @@ bool for_each_declared(ContractDeparture Info::*departure, Check check)
   bool any = false;
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     const Info& info = impl->info();
     for (DType dtype : {DType::f32, DType::f64})
     {

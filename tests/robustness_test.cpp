@@ -158,6 +158,7 @@ class SpecialValuesInFullArrays : public testing::TestWithParam<ImplKind>
 TEST_P(SpecialValuesInFullArrays, FollowTheContract)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const Reduction& impl = *GetParam().impl;
   if (impl.info().supports(DType::f32))
   {
@@ -333,6 +334,7 @@ class SpecialValuesInRows : public testing::TestWithParam<ImplKind>
 TEST_P(SpecialValuesInRows, FollowTheContract)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const auto [impl, kind] = GetParam();
   const Info& info        = impl->info();
   std::mt19937_64 rng(17);
@@ -416,6 +418,7 @@ class SpecialValuesInArgMinMax : public testing::TestWithParam<ImplKind>
 TEST_P(SpecialValuesInArgMinMax, FindInfinitiesAndTheFirstOfEqualExtremes)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const auto [impl, kind] = GetParam();
   std::mt19937_64 rng(23);
   for (DType dtype : {DType::f32, DType::f64, DType::bf16, DType::f16})
@@ -445,6 +448,7 @@ class Concurrency : public testing::TestWithParam<ImplKind>
 TEST_P(Concurrency, BackToBackCallsWithOneWorkspaceAndTwoStreamsAtOnce)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const Reduction* impl  = GetParam().impl;
   const Reduction* other = find("cub.device_reduce");
   ASSERT_NE(other, nullptr);
@@ -545,6 +549,10 @@ template <class T, class Check> void sum_with_every_implementation(std::int64_t 
   int checked = 0;
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     const Info& info = impl->info();
     if (!info.supports(Kind::full) || !info.supports(dtype) || !info.supports(Op::sum))
     {
@@ -632,6 +640,10 @@ TEST(LargeInputs, ArgMaxPastTwoTo31ElementsFindsTheFirstOfTwoMaxima)
   int checked = 0;
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     const Info& info = impl->info();
     if (!info.supports(Kind::full) || !info.supports(DType::i32) || !info.supports(Op::argmax))
     {
@@ -685,6 +697,10 @@ TEST(LargeInputs, FloatArgExtremesPastTwiceTheL2FindTheFirstOccurrence)
     }
     for (const Reduction* impl : registry())
     {
+      if (unavailable_here(*impl))
+      {
+        continue;
+      }
       const Info& info = impl->info();
       if (!info.supports(Kind::full) || !info.supports(DType::f32) || !info.supports(op) || info.max_n < n)
       {
@@ -751,6 +767,10 @@ template <class T> void check_long_segments(std::int64_t typical_length)
   int checked = 0;
   for (const Reduction* impl : registry())
   {
+    if (unavailable_here(*impl))
+    {
+      continue;
+    }
     const Info& info = impl->info();
     if (!info.supports(Kind::segmented) || !info.supports(dtype_of<T>()) || !info.supports(Op::sum))
     {

@@ -114,6 +114,7 @@ class WorkspaceReuse : public testing::TestWithParam<ImplKind>
 TEST_P(WorkspaceReuse, AnySequenceOfProblemsSharesOneWorkspace)
 {
   REDU_REQUIRE_GPU();
+  REDU_REQUIRE_AVAILABLE(*GetParam().impl);
   const auto [impl, kind] = GetParam();
   const Info& info        = impl->info();
   std::mt19937_64 rng(std::random_device{}());

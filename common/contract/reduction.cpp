@@ -265,7 +265,8 @@ Status validate(const Reduction& impl, const Problem& p)
     }
   }
   const std::size_t written = p.segments > 0 ? (is_arg(p.op) ? 2 : 1) : 0;
-  return check_overlaps(info.name, ranges, written);
+  REDU_TRY(check_overlaps(info.name, ranges, written));
+  return check_available(impl); // requirements.hpp
 }
 
 Status workspace_bytes(const Reduction& impl, const Problem& problem, std::size_t& bytes)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/contract/problem.hpp"
+#include "common/contract/requirements.hpp"
 #include "common/contract/status.hpp"
 
 #include <cuda_runtime_api.h>
@@ -117,6 +118,9 @@ struct Info
   // argmin/argmax of a row whose every element is the infinity that loses (argmax of all -inf): the
   // contract wants that infinity at index 0.
   ContractDeparture infinite_row_arg_departure;
+  // What it needs from the GPU and from the code compiled for it (requirements.hpp): where either falls
+  // short it is unavailable (available()), with the reason, and validate() refuses it.
+  Requirements needs;
 
   bool supports(DType dtype) const;
   bool supports(Op op) const;
@@ -133,6 +137,8 @@ inline constexpr std::size_t workspace_alignment = 256;
 
 // Checks a problem against the contract and against what `impl` declares; launches nothing, and
 // allocates nothing unless it refuses. Device-side contents (segment offsets) are checked by run().
+// Last, whether `impl` can run on the current device with this binary (Info::needs, check_available):
+// cudaErrorNotSupported with the reason where it cannot.
 Status validate(const Reduction& impl, const Problem& problem);
 
 // Validated entry point for sizing: a rejected problem returns a clear error.

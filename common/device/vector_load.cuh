@@ -1,6 +1,7 @@
 // Sixteen bytes per load: the pack of elements one LDG.E.128 brings in, and the load policies a kernel
 // picks by where its data comes from (read-only input, streamed input, values written in this launch).
-// Requires sm_80 or later for StreamingLoad's L2 cache hints.
+// StreamingLoad's L2 cache hints need sm_80 (Feature::l2_cache_hints, common/contract/requirements.hpp);
+// code compiled for an older target takes the same read-only, no-L1 loads without the hint.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <nv/target>
 
 namespace redu
 {
@@ -119,19 +121,24 @@ struct ReadOnlyLoad
 // back; on an H200 it also read faster than evict_normal on inputs several times the L2's size
 // (handwritten/modern/DESIGN.md). The floor search (bench/floor.cu) tries both priorities; the modern family
 // and halves families take it through InputLoad below, the others directly (evict_normal when the input fits).
+// Before sm_80 there is no cache-policy operand: the same load without it (the L2 keeps its default priority).
 class StreamingLoad
 {
 public:
   __device__ __forceinline__ explicit StreamingLoad(bool evict_first)
   {
-    if (evict_first)
-    {
-      asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy_));
-    }
-    else
-    {
-      asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy_));
-    }
+    NV_IF_TARGET(NV_PROVIDES_SM_80, (
+      if (evict_first)
+      {
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy_));
+      }
+      else
+      {
+        asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy_));
+      }
+    ), (
+      policy_ = evict_first ? 1 : 0; // kept for no load: older targets have no policy operand
+    ))
   }
 
   template <class T> __device__ __forceinline__ T scalar(const T* p) const { return __ldg(p); }
@@ -139,9 +146,15 @@ public:
   template <class T> __device__ __forceinline__ Pack<T> vector(const Pack<T>* p) const
   {
     uint4 raw;
-    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                 : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
-                 : "l"(p), "l"(policy_));
+    NV_IF_TARGET(NV_PROVIDES_SM_80, (
+      asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                   : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
+                   : "l"(p), "l"(policy_));
+    ), (
+      asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
+                   : "l"(p));
+    ))
     return to_pack<T>(raw);
   }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <nv/target>
 #include <type_traits>
 
 namespace redu
@@ -27,26 +28,25 @@ template <class T, class ReduceOp> __device__ __forceinline__ T warp_reduce(T va
 }
 
 // The whole warp: every lane receives the warp's result. For 32-bit integer sums, minima and maxima one
-// REDUX instruction replaces the five shuffle rounds; it is exact, so the result is the shuffles' result.
+// REDUX instruction replaces the five shuffle rounds (sm_80, Feature::warp_redux); it is exact, so the
+// result is the shuffles' result, which code compiled for an older target computes instead.
 template <class T, class ReduceOp> __device__ __forceinline__ T warp_reduce(T value, ReduceOp op)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<T, std::int32_t>)
   {
     if constexpr (ReduceOp::id == Op::sum)
     {
-      return __reduce_add_sync(0xffffffffu, value);
+      NV_IF_TARGET(NV_PROVIDES_SM_80, (return __reduce_add_sync(0xffffffffu, value);))
     }
     else if constexpr (ReduceOp::id == Op::min)
     {
-      return __reduce_min_sync(0xffffffffu, value);
+      NV_IF_TARGET(NV_PROVIDES_SM_80, (return __reduce_min_sync(0xffffffffu, value);))
     }
     else if constexpr (ReduceOp::id == Op::max)
     {
-      return __reduce_max_sync(0xffffffffu, value);
+      NV_IF_TARGET(NV_PROVIDES_SM_80, (return __reduce_max_sync(0xffffffffu, value);))
     }
   }
-#endif
   return warp_reduce(value, op, 32);
 }
 

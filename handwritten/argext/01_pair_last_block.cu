@@ -80,7 +80,8 @@ public:
            .family = "argext",
            .source = "CUDA Guide threadFenceReduction finish, carrying CUB ArgMin/ArgMax's (value, index) pair",
            .idea   = "one launch: each thread keeps a (value, index) pair, blocks leave pairs, last block picks",
-           .kinds  = {Kind::full}})
+           .kinds  = {Kind::full},
+           .needs  = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const

@@ -65,7 +65,8 @@ public:
            .source = "order-preserving key (modern.atomic) widened to value<<32 | ~index; one atomicMax per block",
            .idea   = "one 64-bit key per element: a max picks value and first index; blocks meet in one atomicMax",
            .kinds  = {Kind::full},
-           .max_n  = key64_max_n})
+           .max_n  = key64_max_n,
+           .needs  = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const

@@ -245,7 +245,8 @@ public:
                       .family = "argext",
                       .source = "CUB DeviceSegmentedReduce::ArgMax shapes (warp/block per row) + the last-block finish",
                       .idea   = "argmax per row: a few lanes per short row, a block per long row, split rows when few",
-                      .kinds  = {Kind::batched, Kind::segmented}})
+                      .kinds  = {Kind::batched, Kind::segmented},
+                      .needs  = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const

@@ -68,7 +68,8 @@ public:
                       .family = "halves",
                       .source = "modern.last_block with 8 halves per 16-byte load widened to float (issue 19)",
                       .idea   = "bf16/f16 read at f32's bytes per second: twice the elements, float accumulation",
-                      .kinds  = {Kind::full}})
+                      .kinds  = {Kind::full},
+                      .needs  = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

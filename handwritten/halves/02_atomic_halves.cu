@@ -72,7 +72,8 @@ public:
                       .idea        = "bf16/f16 at the fastest f32 sum's bytes per second: one atomic per block",
                       .kinds       = {Kind::full},
                       .determinism = arrival_order_float_sums,
-                      .unordered_partials = final_rounding})
+                      .unordered_partials = final_rounding,
+                      .needs              = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

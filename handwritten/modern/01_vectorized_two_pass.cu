@@ -48,7 +48,8 @@ public:
                       .family        = "modern",
                       .source        = "CUB DeviceReduce agent structure; NVIDIA vectorized-access pro tip",
                       .idea          = "16-byte loads, 8 in flight per thread, data-sized grid of tiles; second pass",
-                      .kinds         = {Kind::full}})
+                      .kinds         = {Kind::full},
+                      .needs         = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const { return max_grid * sizeof(T); }

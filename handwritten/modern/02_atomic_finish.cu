@@ -86,7 +86,8 @@ public:
                       .idea          = "one launch: each block atomically folds into one word; last block publishes",
                       .kinds         = {Kind::full},
                       .determinism = arrival_order_float_sums,
-                      .unordered_partials = partials_in_arrival_order})
+                      .unordered_partials = partials_in_arrival_order,
+                      .needs              = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

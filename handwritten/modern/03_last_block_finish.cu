@@ -71,7 +71,8 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide, memory fences (threadFenceReduction)",
                       .idea          = "one launch: partials, acq_rel atomic ticket, last block reduces them in order",
-                      .kinds         = {Kind::full}})
+                      .kinds         = {Kind::full},
+                      .needs         = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

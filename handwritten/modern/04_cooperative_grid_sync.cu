@@ -62,7 +62,10 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide, Cooperative Groups: grid synchronization",
                       .idea          = "one cooperative launch: partials, grid.sync(), block 0 reduces them",
-                      .kinds         = {Kind::full}})
+                      .kinds         = {Kind::full},
+                      .needs         = {.required = {Feature::cooperative_launch},
+                                        .optional = {Feature::l2_cache_hints},
+                                        .kernel   = kernel_of(cooperative_reduce<float, SumOp, false>)}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const { return max_grid * sizeof(T); }

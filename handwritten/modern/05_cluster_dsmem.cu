@@ -8,7 +8,8 @@
 // to arrive (ticket, as in lesson 3) reduces them in index order. A grid of one cluster, which covers
 // small inputs, writes the result straight from DSMEM: one launch, no atomics, no global partials.
 // Flaw removed (vs lesson 3): 8x fewer partials and ticket atomics, and for one-cluster grids none.
-// Flaw introduced: sm_90 or later only (the launch fails elsewhere, reported as a Status); the grid is
+// Flaw introduced: sm_90 or later only, in the GPU and in the code compiled for it (Info::needs: elsewhere
+// the contract lists it unavailable and refuses a call before anything is launched); the grid is
 // a multiple of the cluster size, and which clusters fit at once depends on the GPC layout
 // (cudaOccupancyMaxActiveClusters), not only on per-SM occupancy. Measured on an H100 (DESIGN.md), the
 // cluster launch costs more latency than the global atomics it saves: for small inputs this is the
@@ -33,6 +34,8 @@ namespace
 // The ticket sits in the first 16 bytes of the workspace; the per-cluster partials follow, 16-byte aligned.
 constexpr std::size_t partials_offset = 16;
 
+// The cluster API exists in code compiled for sm_90 and later only. For older targets the kernel is
+// empty, and never launched: where the GPU runs that code, the contract refuses modern.cluster (Info::needs).
 template <class T, class ReduceOp, bool EvictFirst>
 __global__ void __launch_bounds__(block_threads)
     cluster_reduce(const T* __restrict__ in, std::int64_t n, std::int64_t tiles_per_block,
@@ -88,8 +91,6 @@ __global__ void __launch_bounds__(block_threads)
     *out    = value;
     *ticket = 0;
   }
-#else
-  __trap(); // never launched: cluster launches fail before sm_90
 #endif
 }
 
@@ -101,7 +102,10 @@ public:
                       .family        = "modern",
                       .source        = "CUDA C++ Programming Guide: Thread Block Clusters, Distributed Shared Memory",
                       .idea          = "8-block clusters combine over DSMEM; last cluster reduces cluster partials",
-                      .kinds         = {Kind::full}})
+                      .kinds         = {Kind::full},
+                      .needs         = {.required = {Feature::thread_block_clusters},
+                                        .optional = {Feature::l2_cache_hints},
+                                        .kernel   = kernel_of(cluster_reduce<float, SumOp, false>)}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

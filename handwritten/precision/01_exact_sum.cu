@@ -198,7 +198,8 @@ public:
            .kinds  = {Kind::full},
            .determinism       = input_only,
            .error_factor      = correctly_rounded,
-           .correctly_rounded = true})
+           .correctly_rounded = true,
+           .needs             = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

@@ -70,7 +70,8 @@ public:
                       .source       = "Neumaier (1974) compensated summation; Knuth's TwoSum to merge",
                       .idea         = "a second accumulator keeps each add's lost bits: ~2u error instead of ~2u log2 n",
                       .kinds        = {Kind::full},
-                      .error_factor = compensated_bound})
+                      .error_factor = compensated_bound,
+                      .needs        = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

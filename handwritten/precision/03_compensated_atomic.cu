@@ -67,7 +67,8 @@ public:
                       .idea         = "lesson 2's ~2u error at the atomic finish's pace, paid for in determinism",
                       .kinds        = {Kind::full},
                       .determinism  = arrival_order_float_sums,
-                      .error_factor = compensated_atomic_bound})
+                      .error_factor = compensated_atomic_bound,
+                      .needs        = {.optional = {Feature::l2_cache_hints}}})
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

@@ -126,7 +126,8 @@ public:
                       .source = "Lei Mao, CUDA Reduction (2024), batched and large-array sections, made adaptive",
                       .idea   = "a thread, 2 lanes, a warp or 128 KiB pieces over all blocks per segment, by length",
                       .kinds  = {Kind::batched, Kind::segmented},
-                      .max_n  = max_elements_total})
+                      .max_n  = max_elements_total,
+                      .needs  = {.optional = {Feature::programmatic_dependent_launch, Feature::l2_cache_hints}}})
   {}
 
   // The general path's lists, whichever path run() takes (the choice also depends on the input's

@@ -3,10 +3,11 @@
 // programmatic stream serialisation (host side, launch_dependent()).
 #pragma once
 
+#include "common/contract/requirements.hpp"
 #include "common/contract/status.hpp"
-#include "common/device/per_device.cuh"
 
 #include <cuda_runtime.h>
+#include <nv/target>
 
 namespace redu::segmented
 {
@@ -17,28 +18,28 @@ namespace redu::segmented
 // instead of following it. A no-op when no dependent launch waits.
 __device__ __forceinline__ void allow_dependent_launch()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.launch_dependents;" ::: "memory");))
 }
 
 // Launched as a programmatic dependent of the first launch: wait until that grid has finished and its
 // writes are visible (a no-op when launched the ordinary way).
 __device__ __forceinline__ void wait_for_first_launch()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.wait;" ::: "memory");))
 }
 
 // Host side: launches kernel<<<blocks, threads, 0, stream>>>(args...) as a programmatic dependent of
-// the launch before it on `stream` (an ordinary launch before sm_90, where the attribute does not exist).
+// the launch before it on `stream`, where both the device and the kernel's code have griddepcontrol
+// (Feature::programmatic_dependent_launch); an ordinary launch otherwise. The code counts as much as the
+// device: code compiled for an older target (PTX JIT-compiled on a Hopper) has no griddepcontrol.wait,
+// and started early it would read the first launch's output before it is written. The first launch's
+// kernels are compiled in the same source, for the same targets.
 template <class... Params, class... Args>
 Status launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t stream,
                         Args... args)
 {
-  int major = 0;
-  REDU_TRY(compute_capability_major(major));
+  bool dependent = false;
+  REDU_TRY(feature_in_use(Feature::programmatic_dependent_launch, kernel_of(kernel), dependent));
   cudaLaunchAttribute overlap{};
   overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
@@ -47,7 +48,7 @@ Status launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned thr
   config.blockDim = dim3(threads);
   config.stream   = stream;
   config.attrs    = &overlap;
-  config.numAttrs = major >= 9 ? 1 : 0;
+  config.numAttrs = dependent ? 1 : 0;
   REDU_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, args...));
   return Status::success();
 }
