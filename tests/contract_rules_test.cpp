@@ -91,6 +91,7 @@ TEST_P(ZeroSign, RepeatedRunsGiveTheSameZero)
 {
   REDU_REQUIRE_GPU();
   const Case& c = GetParam();
+  REDU_REQUIRE_AVAILABLE(*c.impl);
   std::mt19937_64 rng(41);
   visit_dtype(c.dtype, [&](auto type) {
     using T = decltype(type);
@@ -188,6 +189,7 @@ TEST_P(TopOfRange, SumsOfTheLargestTermsStayWithinTheStatedBound)
 {
   REDU_REQUIRE_GPU();
   const auto [impl, kind] = GetParam();
+  REDU_REQUIRE_AVAILABLE(*impl);
   const Info& info        = impl->info();
   std::mt19937_64 rng(43);
   for (DType dtype : info.dtypes)
@@ -238,6 +240,7 @@ TEST_P(TopOfRange, OverflowingPartialSumsGiveTheRoundedSumOrANonFiniteValue)
 {
   REDU_REQUIRE_GPU();
   const auto [impl, kind] = GetParam();
+  REDU_REQUIRE_AVAILABLE(*impl);
   const Info& info        = impl->info();
   std::mt19937_64 rng(47);
   for (DType dtype : info.dtypes)
@@ -296,6 +299,7 @@ TEST_P(CorrectlyRounded, SumsAreTheExactSumRoundedOnce)
 {
   REDU_REQUIRE_GPU();
   const auto [impl, kind] = GetParam();
+  REDU_REQUIRE_AVAILABLE(*impl);
   std::mt19937_64 rng(53);
   for (DType dtype : impl->info().dtypes)
   {
@@ -353,6 +357,7 @@ TEST_P(WorkspaceAlignment, ALessAlignedWorkspaceIsRefusedAndNothingIsWritten)
 {
   REDU_REQUIRE_GPU();
   const auto [impl, kind] = GetParam();
+  REDU_REQUIRE_AVAILABLE(*impl);
   std::mt19937_64 rng(59);
   int checked = 0;
   for (DType dtype : impl->info().dtypes)
