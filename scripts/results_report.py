@@ -34,6 +34,7 @@ FILES = {
     "bench.json": "the benchmark sweep (`reduce_bench`, CCCL of the build)",
     "bench_cccl_toolkit.json": "the `cub.*` and `thrust.*` rows built against the CUDA Toolkit's own CCCL",
     "tests.json": "every GoogleTest case, `REQUIRE_GPU=1`",
+    "tests_cccl_toolkit.json": "the same cases built against the CUDA Toolkit's own CCCL, `REQUIRE_GPU=1`",
     "sanitizer.json": "compute-sanitizer over the test suite (`scripts/sanitize.sh`)",
     "accuracy.json": "`accuracy_study`: float error and run-to-run variation",
     "pi.json": "`pi_study`: π by the midpoint rule",
@@ -93,10 +94,12 @@ def _file(path: Path) -> FileProvenance:
     data = json.loads(path.read_text())
     ctx = data.get("context", {})
     prov = FileProvenance(path.name, str(ctx.get("code_id", data.get("code_id", "unknown"))),
-                          str(ctx.get("date", ""))[:10], str(ctx.get("program", "")), str(ctx.get("cccl_version", "")),
-                          str(ctx.get("build_type", "")), str(ctx.get("library_build_type", "")),
-                          str(ctx.get("tuning", "")))
-    if path.name == "tests.json":
+                          str(ctx.get("date", ""))[:10], str(ctx.get("program", "")),
+                          str(ctx.get("cccl_version", data.get("cccl", ""))),
+                          str(ctx.get("build_type", data.get("cuda_architectures", "") and
+                                      "CUDA architectures " + str(data.get("cuda_architectures")))),
+                          str(ctx.get("library_build_type", "")), str(ctx.get("tuning", "")))
+    if path.name.startswith("tests"):
         stamps = [t["timestamp"] for s in data.get("testsuites", []) for t in s.get("testsuite", []) if "timestamp" in t]
         prov.date = min(stamps)[:10] if stamps else ""
         prov.note = (f"{data['tests']} tests, {data['failures']} failures, {data['errors']} errors, "

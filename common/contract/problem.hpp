@@ -45,6 +45,9 @@ enum class DType
 //    finish uses the f32 global atomic add, which flushes them).
 //  - min/max: an infinity is an ordinary extreme. +0 and -0 compare equal: the min (max) of zeros of
 //    both signs and larger (smaller) values is a zero of either sign.
+//  - The sign of a zero result (sums and min/max) is not specified, but it is part of the result's
+//    bits: an implementation that declares run_to_run or gpu_to_gpu (reduction.hpp) returns the same
+//    zero for the same input every time.
 //  - argmin/argmax: among equal extremes (repeated values, or +0 and -0) the first occurrence wins and
 //    its own value is written, sign included, as CUB's ArgMin/ArgMax do.
 //  - NaN in min, max, argmin or argmax input: the result is unspecified (as with CUB): which operand a
@@ -60,10 +63,15 @@ enum class DType
 // in f32), with the factor each implementation states (sum_error_factor() in
 // reduction.hpp): 2 (ceil(log2 count) + 1) for a tree with short per-thread chains, plus the number of
 // partials an implementation adds in arrival order (its atomic finish). Min, max and integer sums are
-// exact.
+// exact. The bound assumes no partial sum overflows, i.e. sum|x_i| is finite in the output type; where
+// a partial sum overflows although the exact sum is finite (max + max - max), the result is the exact
+// sum rounded, or +-inf or NaN, never a finite wrong number. Info::correctly_rounded declares the exact
+// sum rounded once.
 // Memory
 //  - input, output, indices and offsets are device pointers aligned to their element size (offsets and
 //    indices to 8 bytes); a misaligned one is refused.
+//  - The workspace is aligned to workspace_alignment (256 bytes, reduction.hpp); a less aligned one is
+//    refused.
 //  - The output, the indices and the workspace may overlap nothing else (input, offsets, each other);
 //    an overlapping problem is refused (CUB forbids it too).
 //  - Segmented: offsets[0] >= 0, non-decreasing, offsets[segments] == n; so segments = 0 requires n = 0.
