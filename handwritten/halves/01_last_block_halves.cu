@@ -66,7 +66,7 @@ public:
   LastBlockHalves()
     : TypedReduction({.name   = "halves.sum",
                       .family = "halves",
-                      .source = "modern.last_block with 8 halves per 16-byte load widened to float (issue 19)",
+                      .source = "modern.last_block with 8 halves per 16-byte load widened to float",
                       .idea   = "bf16/f16 read at f32's bytes per second: twice the elements, float accumulation",
                       .kinds  = {Kind::full},
                       .needs  = {.optional = {Feature::l2_cache_hints}}})

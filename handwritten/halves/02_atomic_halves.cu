@@ -68,7 +68,7 @@ public:
   AtomicHalves()
     : TypedReduction({.name        = "halves.atomic",
                       .family      = "halves",
-                      .source      = "modern.atomic with 8 halves per 16-byte load widened to float (issue 19)",
+                      .source      = "modern.atomic with 8 halves per 16-byte load widened to float",
                       .idea        = "bf16/f16 at the fastest f32 sum's bytes per second: one atomic per block",
                       .kinds       = {Kind::full},
                       .determinism = arrival_order_float_sums,

@@ -178,7 +178,7 @@ public:
     : TypedReduction(
           {.name   = "halves.segmented",
            .family = "halves",
-           .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened (issue 19)",
+           .source = "Lei Mao's batched kernels with segmented.adaptive's group per length, widened",
            .idea   = "bf16/f16 rows and segments: 1 to 32 lanes (four packs each), 128 threads or a block per segment, by length",
            .kinds  = {Kind::batched, Kind::segmented}})
   {}
