@@ -54,12 +54,12 @@ class WarpShuffleFinish : public Exercise<WarpShuffleFinish, harris::HarrisTypes
 {
 public:
   WarpShuffleFinish()
-      : Exercise({.name   = "exercise.reduce4",
-                  .source = "course exercise: Harris 2007, Reduction #5, with shuffles (solution: harris.reduce4)",
-                  .idea   = "the student's last warp: 64 partials into registers, five shuffle steps, no volatile",
-                  .kinds  = {Kind::full},
-                  .max_n  = harris::max_n_of(shape)},
-                 "exercises/02_warp_shuffle_finish.cu", kernel_written)
+    : Exercise({.name   = "exercise.reduce4",
+                .source = "course exercise: Harris 2007, Reduction #5, with shuffles (solution: harris.reduce4)",
+                .idea   = "the student's last warp: 64 partials into registers, five shuffle steps, no volatile",
+                .kinds  = {Kind::full},
+                .max_n  = harris::max_n_of(shape)},
+               "exercises/02_warp_shuffle_finish.cu", kernel_written)
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem& p) const

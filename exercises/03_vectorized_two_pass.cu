@@ -57,11 +57,11 @@ class VectorizedTwoPass : public Exercise<VectorizedTwoPass>
 {
 public:
   VectorizedTwoPass()
-      : Exercise({.name   = "exercise.vec_two_pass",
-                  .source = "course exercise: NVIDIA's vectorized-access pro tip (solution: modern.vec_two_pass)",
-                  .idea   = "the student's grid-stride loop of 16-byte loads, 4 in flight per thread; second pass",
-                  .kinds  = {Kind::full}},
-                 "exercises/03_vectorized_two_pass.cu", kernel_written)
+    : Exercise({.name   = "exercise.vec_two_pass",
+                .source = "course exercise: NVIDIA's vectorized-access pro tip (solution: modern.vec_two_pass)",
+                .idea   = "the student's grid-stride loop of 16-byte loads, 4 in flight per thread; second pass",
+                .kinds  = {Kind::full}},
+               "exercises/03_vectorized_two_pass.cu", kernel_written)
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const

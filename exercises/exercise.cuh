@@ -23,9 +23,9 @@ class Exercise : public TypedReduction<Derived, Types, Ops>, public Gradable
 public:
   // `info` as for any implementation; its role is Role::exercise and its family "exercise", whatever it says.
   Exercise(Info info, std::string file, bool kernel_written)
-      : TypedReduction<Derived, Types, Ops>(as_exercise(std::move(info)))
-      , file_(std::move(file))
-      , kernel_written_(kernel_written)
+    : TypedReduction<Derived, Types, Ops>(as_exercise(std::move(info)))
+    , file_(std::move(file))
+    , kernel_written_(kernel_written)
   {}
 
   Status written() const final

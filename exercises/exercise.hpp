@@ -26,8 +26,8 @@ public:
 // in the file the work goes.
 inline Status not_written_yet(const std::string& name, const std::string& file)
 {
-  return Status::invalid(name + ": the kernel body is not written yet (" + file
-                         + ", between the TODO markers; then set kernel_written = true)");
+  return Status::invalid(name + ": the kernel body is not written yet (" + file +
+                         ", between the TODO markers; then set kernel_written = true)");
 }
 
 } // namespace redu::exercise

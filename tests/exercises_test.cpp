@@ -10,12 +10,11 @@
 #include "common/contract/requirements.hpp"
 #include "exercises/exercise.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -35,12 +34,12 @@ struct Expected
   std::string file;
 };
 const std::vector<Expected> course = {
-  {"exercise.reduce2", "exercises/01_sequential_addressing.cu"},
-  {"exercise.reduce4", "exercises/02_warp_shuffle_finish.cu"},
-  {"exercise.vec_two_pass", "exercises/03_vectorized_two_pass.cu"},
-  {"exercise.last_block", "exercises/04_last_block_finish.cu"},
-  {"exercise.warp_per_row", "exercises/05_warp_per_row.cu"},
-  {"exercise.argmax", "exercises/06_argmax_pairs.cu"},
+    {"exercise.reduce2", "exercises/01_sequential_addressing.cu"},
+    {"exercise.reduce4", "exercises/02_warp_shuffle_finish.cu"},
+    {"exercise.vec_two_pass", "exercises/03_vectorized_two_pass.cu"},
+    {"exercise.last_block", "exercises/04_last_block_finish.cu"},
+    {"exercise.warp_per_row", "exercises/05_warp_per_row.cu"},
+    {"exercise.argmax", "exercises/06_argmax_pairs.cu"},
 };
 
 const exercise::Gradable* gradable(const std::string& name)
@@ -96,9 +95,9 @@ TEST(Exercises, EachFileStatesItsTaskAndMarksWhereTheStudentWrites)
     SCOPED_TRACE(e.file);
     const std::string text = read(e.file);
     ASSERT_FALSE(text.empty()) << "the exercise's file is readable from the source tree";
-    for (const char* part : {"Task:", "The flaw of the previous step", "Hint:", "Test:", "Time:",
-                             "// ---- TODO: your code begins here ----", "// ---- TODO: your code ends here ----",
-                             "constexpr bool kernel_written"})
+    for (const char* part : {"Task:", "The flaw of the previous step",
+                             "Hint:", "Test:", "Time:", "// ---- TODO: your code begins here ----",
+                             "// ---- TODO: your code ends here ----", "constexpr bool kernel_written"})
     {
       EXPECT_NE(text.find(part), std::string::npos) << part;
     }
@@ -161,8 +160,8 @@ TEST(Exercises, EachReportsWhetherItsKernelIsWrittenAndOtherwiseSaysWhatIsMissin
     }
     if (!status.ok())
     {
-      EXPECT_EQ(status.message(), e.name + ": the kernel body is not written yet (" + e.file
-                                      + ", between the TODO markers; then set kernel_written = true)");
+      EXPECT_EQ(status.message(), e.name + ": the kernel body is not written yet (" + e.file +
+                                      ", between the TODO markers; then set kernel_written = true)");
     }
   }
 }
@@ -179,8 +178,8 @@ Problem untouched_problem(const Info& info)
   p.segments = p.kind == Kind::full ? 1 : 1024;
   p.input    = reinterpret_cast<const void*>(std::uintptr_t{1} << 32);
   p.output   = reinterpret_cast<void*>((std::uintptr_t{1} << 32) + (std::uintptr_t{1} << 28));
-  p.indices  = is_arg(p.op) ? reinterpret_cast<std::int64_t*>((std::uintptr_t{1} << 32) + (std::uintptr_t{1} << 29))
-                            : nullptr;
+  p.indices =
+      is_arg(p.op) ? reinterpret_cast<std::int64_t*>((std::uintptr_t{1} << 32) + (std::uintptr_t{1} << 29)) : nullptr;
   return p;
 }
 
@@ -197,7 +196,7 @@ TEST(Exercises, AnExerciseNotWrittenYetIsRefusedByRunBeforeAnythingIsLaunched)
     {
       continue; // a written kernel would launch (the GPU harness checks it); this GPU lacks the build's code
     }
-    const Problem p = untouched_problem(impl->info());
+    const Problem p   = untouched_problem(impl->info());
     std::size_t bytes = 0;
     ASSERT_TRUE(workspace_bytes(*impl, p, bytes).ok()) << "sizing needs no kernel";
     const Workspace ws{reinterpret_cast<void*>((std::uintptr_t{1} << 32) + (std::uintptr_t{1} << 30)), bytes};

@@ -68,12 +68,12 @@ class SequentialAddressing : public Exercise<SequentialAddressing, harris::Harri
 {
 public:
   SequentialAddressing()
-      : Exercise({.name   = "exercise.reduce2",
-                  .source = "course exercise: Harris 2007, Reduction #3 (solution: harris.reduce2)",
-                  .idea   = "the student's sequential addressing: tid < s adds tid + s, conflict-free",
-                  .kinds  = {Kind::full},
-                  .max_n  = harris::max_n_of(shape)},
-                 "exercises/01_sequential_addressing.cu", kernel_written)
+    : Exercise({.name   = "exercise.reduce2",
+                .source = "course exercise: Harris 2007, Reduction #3 (solution: harris.reduce2)",
+                .idea   = "the student's sequential addressing: tid < s adds tid + s, conflict-free",
+                .kinds  = {Kind::full},
+                .max_n  = harris::max_n_of(shape)},
+               "exercises/01_sequential_addressing.cu", kernel_written)
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem& p) const

@@ -15,9 +15,9 @@
  *   counter.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1   // true in the last block only
  * Release orders this block's partial before its ticket; acquire lets the last block see every partial
  * released before. Hand the answer to the block's other threads through a __shared__ bool and a
- * __syncthreads() (which also separates the two uses of block_reduce's shared slots). Read the partials
- * at L2 (CoherentLoad, or __ldcg): they were written in this launch, and the read-only path may be
- * stale. block_fold_all<block_threads, unroll>(partials, gridDim.x, CoherentLoad{}, op) folds them all in
+ * __syncthreads() (which also separates the two block reductions, in block_fold and block_fold_all,
+ * that share their shared slots). Read the partials at L2 (CoherentLoad, or __ldcg): they were written
+ * in this launch, and the read-only path may be stale. block_fold_all<block_threads, unroll>(partials, gridDim.x, CoherentLoad{}, op) folds them all in
  * one block. A grid of one block needs no ticket. The project's form is common/device/grid_ticket.cuh.
  *
  * Done: set kernel_written = true. Until then every call is refused with a message naming this file.
@@ -35,10 +35,10 @@ namespace redu::exercise
 namespace
 {
 
-constexpr int block_threads          = 256;
-constexpr int unroll                 = 4;    // 16-byte loads in flight per thread
-constexpr std::int64_t max_blocks    = 1024; // the grid, at most: the last block folds this many partials
-constexpr std::size_t partials_bytes = 16;   // the workspace: the ticket counter, then the partials from here
+constexpr int block_threads           = 256;
+constexpr int unroll                  = 4;    // 16-byte loads in flight per thread
+constexpr std::int64_t max_blocks     = 1024; // the grid, at most: the last block folds this many partials
+constexpr std::size_t partials_offset = 16;   // the workspace: the ticket counter, then the partials from here
 
 // ---- TODO: your code begins here ----
 constexpr bool kernel_written = true; // set to true once last_block_finish below is written
@@ -86,30 +86,30 @@ class LastBlockFinish : public Exercise<LastBlockFinish>
 {
 public:
   LastBlockFinish()
-      : Exercise({.name   = "exercise.last_block",
-                  .source = "course exercise: CUDA Guide threadFenceReduction finish (solution: modern.last_block)",
-                  .idea   = "the student's single launch: partials, an acq_rel ticket, the last block folds them",
-                  .kinds  = {Kind::full}},
-                 "exercises/04_last_block_finish.cu", kernel_written)
+    : Exercise({.name   = "exercise.last_block",
+                .source = "course exercise: CUDA Guide threadFenceReduction finish (solution: modern.last_block)",
+                .idea   = "the student's single launch: partials, an acq_rel ticket, the last block folds them",
+                .kinds  = {Kind::full}},
+               "exercises/04_last_block_finish.cu", kernel_written)
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const
   {
-    return partials_bytes + max_blocks * sizeof(T);
+    return partials_offset + max_blocks * sizeof(T);
   }
 
   template <class T, class ReduceOp> Status launch(const Problem& p, Workspace ws, cudaStream_t stream) const
   {
     // Tiles of block_threads x unroll packs; at most max_blocks blocks, each a contiguous run of tiles.
-    constexpr std::int64_t tile          = std::int64_t{block_threads} * unroll * pack_size<T>; // elements
-    const std::int64_t tiles             = p.n > tile ? (p.n + tile - 1) / tile : 1; // covers every whole pack
-    const std::int64_t wanted            = tiles < max_blocks ? tiles : max_blocks;
-    const std::int64_t tiles_per_block   = (tiles + wanted - 1) / wanted;
-    const auto blocks                    = static_cast<unsigned>((tiles + tiles_per_block - 1) / tiles_per_block);
-    auto* base                           = static_cast<unsigned char*>(ws.data);
+    constexpr std::int64_t tile        = std::int64_t{block_threads} * unroll * pack_size<T>; // elements
+    const std::int64_t tiles           = p.n > tile ? (p.n + tile - 1) / tile : 1;            // covers every whole pack
+    const std::int64_t wanted          = tiles < max_blocks ? tiles : max_blocks;
+    const std::int64_t tiles_per_block = (tiles + wanted - 1) / wanted;
+    const auto blocks                  = static_cast<unsigned>((tiles + tiles_per_block - 1) / tiles_per_block);
+    auto* base                         = static_cast<unsigned char*>(ws.data);
     last_block_finish<<<blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, tiles_per_block, static_cast<T*>(p.output),
-        reinterpret_cast<T*>(base + partials_bytes), reinterpret_cast<unsigned*>(base), ReduceOp{});
+        reinterpret_cast<T*>(base + partials_offset), reinterpret_cast<unsigned*>(base), ReduceOp{});
     REDU_CUDA_TRY(cudaPeekAtLastError());
     return Status::success();
   }

@@ -31,7 +31,7 @@ namespace redu::exercise
 namespace
 {
 
-constexpr int block_threads       = 256;                 // 8 warps
+constexpr int block_threads       = 256;                   // 8 warps
 constexpr std::int64_t max_blocks = std::int64_t{1} << 20; // beyond this many blocks' warps, warps loop over rows
 
 // ---- TODO: your code begins here ----
@@ -40,12 +40,11 @@ constexpr bool kernel_written = true; // set to true once warp_per_row below is 
 // rows x row_length elements of `in` -> rows values in `out`. Launched with block_threads threads per block.
 template <class T, class ReduceOp>
 __global__ void __launch_bounds__(block_threads)
-    warp_per_row(const T* __restrict__ in, std::int64_t rows, std::int64_t row_length, T* __restrict__ out,
-                 ReduceOp op)
+    warp_per_row(const T* __restrict__ in, std::int64_t rows, std::int64_t row_length, T* __restrict__ out, ReduceOp op)
 {
-  const int lane             = threadIdx.x % 32;
-  const std::int64_t warp    = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const std::int64_t warps   = static_cast<std::int64_t>(gridDim.x) * blockDim.x / 32;
+  const int lane           = threadIdx.x % 32;
+  const std::int64_t warp  = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * blockDim.x / 32;
   for (std::int64_t r = warp; r < rows; r += warps) // the same r in all 32 lanes: the shuffles are safe
   {
     const T* row = in + r * row_length;
@@ -70,11 +69,11 @@ class WarpPerRow : public Exercise<WarpPerRow>
 {
 public:
   WarpPerRow()
-      : Exercise({.name   = "exercise.warp_per_row",
-                  .source = "course exercise: CUB's warp per short segment (solution: segmented.adaptive)",
-                  .idea   = "the student's batched rows: a warp per row, shuffles, warps loop over the rows",
-                  .kinds  = {Kind::batched}},
-                 "exercises/05_warp_per_row.cu", kernel_written)
+    : Exercise({.name   = "exercise.warp_per_row",
+                .source = "course exercise: CUB's warp per short segment (solution: segmented.adaptive)",
+                .idea   = "the student's batched rows: a warp per row, shuffles, warps loop over the rows",
+                .kinds  = {Kind::batched}},
+               "exercises/05_warp_per_row.cu", kernel_written)
   {}
 
   template <class T, class ReduceOp> std::size_t workspace_bytes(const Problem&) const { return 0; }

@@ -172,11 +172,11 @@ class ArgPairs : public Exercise<ArgPairs, AllTypes, OpList<ArgMinOp, ArgMaxOp>>
 {
 public:
   ArgPairs()
-      : Exercise({.name   = "exercise.argmax",
-                  .source = "course exercise: CUB's ArgMin/ArgMax pair, last-block finish (solution: argext.pair)",
-                  .idea   = "the student's (value, index) pairs: a total order, two shuffles per step, one launch",
-                  .kinds  = {Kind::full}},
-                 "exercises/06_argmax_pairs.cu", kernel_written)
+    : Exercise({.name   = "exercise.argmax",
+                .source = "course exercise: CUB's ArgMin/ArgMax pair, last-block finish (solution: argext.pair)",
+                .idea   = "the student's (value, index) pairs: a total order, two shuffles per step, one launch",
+                .kinds  = {Kind::full}},
+               "exercises/06_argmax_pairs.cu", kernel_written)
   {}
 
   template <class T, class ArgOp> std::size_t workspace_bytes(const Problem&) const
@@ -189,9 +189,9 @@ public:
     // Eight elements per thread at least, at most max_blocks blocks that loop beyond.
     constexpr std::int64_t per_block = std::int64_t{block_threads} * 8;
     const std::int64_t wanted        = (p.n + per_block - 1) / per_block;
-    const auto blocks                = static_cast<unsigned>(wanted < 1 ? 1 : (wanted < max_blocks ? wanted : max_blocks));
-    auto* base                       = static_cast<unsigned char*>(ws.data);
-    auto* partial_index              = reinterpret_cast<std::int64_t*>(base + indices_offset);
+    const auto blocks   = static_cast<unsigned>(wanted < 1 ? 1 : (wanted < max_blocks ? wanted : max_blocks));
+    auto* base          = static_cast<unsigned char*>(ws.data);
+    auto* partial_index = reinterpret_cast<std::int64_t*>(base + indices_offset);
     pair_last_block<T, ArgOp><<<blocks, block_threads, 0, stream>>>(
         static_cast<const T*>(p.input), p.n, static_cast<T*>(p.output), p.indices, reinterpret_cast<unsigned*>(base),
         partial_index, reinterpret_cast<T*>(partial_index + max_blocks));
