@@ -5,15 +5,16 @@
 #   solved    the whole harness on the solutions, which must pass: every case named after an exercise,
 #             and the tests that loop over the registry inside one case (LargeInputs, BadInputOnGpu,
 #             Validation, Registry, Requirements), in 4 processes at once on the GPU.
-#   bench     the solutions timed beside the project's solutions and CUB (f32 sums and argmax, 2^12 to
-#             2^28 and the batched shapes, cold L2, GPU clock); its summary table ends the log.
+#   bench     the solutions timed beside the project's solutions and CUB, cold L2, GPU clock: full arrays
+#             (f32 sums and argmax, 2^12 to 2^28) and the quick sweep's batched rows (2^22 elements, so
+#             that a warp per row of one long row stays short); each summary table ends its log.
 #   given     the same build with the student's files as given (only the exercises' objects change, and
 #             the host checks built them already): the harness on the exercises must fail, every
 #             exercise with its own message ("the kernel body is not written yet"), and never crash;
 #             the benchmark must report the message beside the project's kernel's time.
-# Each step writes <step>.log (and bench its JSON, course_bench.json) to $OUT/course-check/ (the device
-# tool), else to logs/ in its build folder, and prints a verdict line; the exit status is 1 if any
-# step failed. The build folder is kept, so a time-limited machine can run the steps in separate calls:
+# Each step writes its logs (bench also course_bench_full.json and course_bench_rows.json) to
+# $OUT/course-check/ (the device tool), else to logs/ in its build folder, and prints a verdict line;
+# the exit status is 1 if any step failed. The build folder is kept, so a time-limited machine can run the steps in separate calls:
 #   scripts/course_gpu_check.sh                  every step
 #   scripts/course_gpu_check.sh build solved     only these (each step rebuilds what it needs)
 #   REDU_CCCL_ROOT=<folder>, REDU_BENCHMARK_SOURCE=<folder> as in scripts/gpu_run.sh (no network).
@@ -39,6 +40,8 @@ exercises=(exercise.reduce2 exercise.reduce4 exercise.vec_two_pass exercise.last
 configure_args=(-DREDU_MULTIGPU=OFF -DREDU_TEST_SHARDS=4)
 if [ -n "${REDU_BENCHMARK_SOURCE:-}" ]; then
   configure_args+=(-DFETCHCONTENT_SOURCE_DIR_GOOGLEBENCHMARK="$REDU_BENCHMARK_SOURCE")
+else
+  configure_args+=(-DREDU_DOWNLOAD_BENCHMARK=OFF) # the system's library serves a run that times little
 fi
 [ -n "${REDU_CCCL_ROOT:-}" ] && configure_args+=(-DREDU_CCCL_ROOT="$REDU_CCCL_ROOT")
 
@@ -100,19 +103,24 @@ for s in "${steps[@]}"; do
       step "bench: the solutions beside the project's solutions and CUB"
       rc=0
       build_with ON "$out/bench_build.log" reduce_bench || rc=1
-      impls="exercise.reduce2,harris.reduce2,exercise.reduce4,harris.reduce4,exercise.vec_two_pass,modern.vec_two_pass"
-      impls+=",basics.two_pass_grid_stride,exercise.last_block,modern.last_block,cub.device_reduce"
-      impls+=",exercise.warp_per_row,leimao.batched_v2,segmented.adaptive,cub.segmented_reduce,exercise.argmax,argext.pair"
+      full="exercise.reduce2,harris.reduce2,exercise.reduce4,harris.reduce4,exercise.vec_two_pass,modern.vec_two_pass"
+      full+=",basics.two_pass_grid_stride,exercise.last_block,modern.last_block,cub.device_reduce,exercise.argmax"
+      full+=",argext.pair"
+      rows="exercise.warp_per_row,leimao.batched_v2,segmented.adaptive,cub.segmented_reduce"
       start=$SECONDS
-      "./$dir/bench/reduce_bench" --impl="$impls" --types=f32 --ops=sum,argmax --min_log2=12 --max_log2=28 \
-        --l2=cold --clocks=gpu --benchmark_out="$out/course_bench.json" --benchmark_out_format=json \
-        > "$out/bench.log" 2>&1 || rc=1
+      "./$dir/bench/reduce_bench" --impl="$full" --types=f32 --ops=sum,argmax --min_log2=12 --max_log2=28 \
+        --l2=cold --clocks=gpu --benchmark_out="$out/course_bench_full.json" --benchmark_out_format=json \
+        > "$out/bench_full.log" 2>&1 || rc=1
+      "./$dir/bench/reduce_bench" --impl="$rows" --types=f32 --ops=sum --sweep=quick --l2=cold --clocks=gpu \
+        --benchmark_out="$out/course_bench_rows.json" --benchmark_out_format=json > "$out/bench_rows.log" 2>&1 || rc=1
       # The summary reduce_bench prints last: the GPU's line, then a table per kind, type and operator.
-      sed -n '/: peak [0-9]* GB\/s, measured copy/,$p' "$out/bench.log" | head -n 60
-      for e in "${exercises[@]}"; do
-        grep -q "/$e/" "$out/bench.log" || { echo "no timing of $e"; rc=1; }
+      for log in "$out/bench_full.log" "$out/bench_rows.log"; do
+        sed -n '/: peak [0-9]* GB\/s, measured copy/,$p' "$log" | head -n 40
       done
-      verdict bench $rc "every exercise timed in $((SECONDS - start)) s ($out/course_bench.json)"
+      for e in "${exercises[@]}"; do
+        grep -q "/$e/" "$out/bench_full.log" "$out/bench_rows.log" || { echo "no timing of $e"; rc=1; }
+      done
+      verdict bench $rc "every exercise timed in $((SECONDS - start)) s ($out/course_bench_*.json)"
       ;;
     given)
       step "given: the files as given (each must fail with its message, never crash)"
