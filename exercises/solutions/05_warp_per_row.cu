@@ -20,7 +20,9 @@
  *
  * Done: set kernel_written = true. Until then every call is refused with a message naming this file.
  * Test: ./build-student/tests/reduce_tests --gtest_filter='*exercise_warp_per_row*'
- * Time: ./build-student/bench/reduce_bench --impl=exercise.warp_per_row,leimao.batched_v2,segmented.adaptive,cub.segmented_reduce --types=f32 --ops=sum
+ * Time: ./build-student/bench/reduce_bench --impl=exercise.warp_per_row,leimao.batched_v2,segmented.adaptive,cub.segmented_reduce --types=f32 --ops=sum --sweep=quick
+ *       (the quick sweep's rows hold 2^22 elements in all: the default sweep's single row of 2^28 would keep
+ *       one warp busy for seconds a call)
  */
 #include "exercises/exercise.cuh"
 
