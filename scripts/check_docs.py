@@ -14,7 +14,7 @@ shell scripts without an extension, such as .ci/run; Python docstrings count as 
   code_id      a 16-hex code_id
   length       README.md over 200 lines
   generated    a generated block that differs from its regeneration (scripts/readme_results.py --check,
-               scripts/results_report.py --check)
+               scripts/results_report.py --check, scripts/answers_figures.py --check)
 
 A Markdown block between <!-- name:begin --> and <!-- name:end --> is written by a project script from
 results/ and is not scanned (its generator's --check covers it); neither are notebook outputs, results/*.json
@@ -43,7 +43,7 @@ SELF = Path(__file__).resolve()
 README_LIMIT = 200
 C_LIKE = {".cu", ".cuh", ".cpp", ".hpp", ".h", ".c", ".cc"}
 HASH_COMMENTS = {".sh", ".cmake", ".bash"}
-GENERATORS = ("scripts/readme_results.py", "scripts/results_report.py")
+GENERATORS = ("scripts/readme_results.py", "scripts/results_report.py", "scripts/answers_figures.py")
 
 _ORDINALS = ("third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
              "sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth").split()

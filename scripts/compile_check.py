@@ -9,8 +9,9 @@
                          the folder holding cuda_runtime_api.h, e.g. the nvidia-cuda-runtime-cu12 wheel's),
                          syntax only: the host code uses no API that CUDA 12 lacks.
 
-Sources run in parallel (-j, default: the machine's cores); the first failures are printed whole, and the
-exit status is 1 if any source failed.
+Sources run in parallel (-j, default: the machine's cores); --under FOLDER keeps those under a folder of
+the repository (e.g. exercises). The first failures are printed whole, and the exit status is 1 if any
+source failed.
 """
 import argparse
 import json
@@ -73,9 +74,13 @@ def main():
     parser.add_argument("build")
     parser.add_argument("rest", nargs="+", help="device: architectures (75 120); cuda12: the include folder")
     parser.add_argument("-j", type=int, default=os.cpu_count())
+    parser.add_argument("--under", help="only the sources under this folder of the repository")
     args = parser.parse_args()
 
     entries = compile_commands(args.build)
+    if args.under:
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), args.under, "")
+        entries = [e for e in entries if os.path.abspath(e["file"]).startswith(folder)]
     out_dir = tempfile.mkdtemp(prefix="compile_check.")
     if args.mode == "device":
         sources = [e for e in entries if e["file"].endswith(".cu")]

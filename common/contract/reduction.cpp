@@ -361,7 +361,7 @@ std::vector<std::unique_ptr<Reduction>>& owned()
   return reductions;
 }
 
-// Sorted by name: the lessons and baselines, and the exhibits apart.
+// Sorted by name: the lessons, baselines and exercises, and the exhibits apart.
 std::vector<const Reduction*>& sorted(Role role)
 {
   static std::vector<const Reduction*> studied, shown;

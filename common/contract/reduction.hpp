@@ -23,7 +23,8 @@ enum class Role
 {
   lesson,   // hand-written, following a document or teaching one step: tested, benchmarked
   baseline, // a library entry point (CUB, Thrust): tested, benchmarked
-  exhibit   // a published bug kept to be shown (racy or wrong): reached by name only, never in registry()
+  exhibit,  // a published bug kept to be shown (racy or wrong): reached by name only, never in registry()
+  exercise  // a course exercise (exercises/), in registry() only in a build with REDU_EXERCISES: tested, benchmarked
 };
 
 // How far an implementation's result bits are reproducible, for one (element type, operator), in CUB's
@@ -206,7 +207,8 @@ Status run(const Reduction& impl, const Problem& problem, Workspace workspace, c
 // arrival order adds one rounding per partial (Info::unordered_partials).
 double sum_error_factor(const Reduction& impl, const Problem& problem, std::int64_t count);
 
-// Registry of lessons and baselines, ordered by name, stable across runs; exhibits apart. find()
+// Registry of lessons and baselines (and exercises, in a build that has them), ordered by name, stable
+// across runs; exhibits apart. find()
 // looks in both. Which baselines a build registers depends on the CCCL it was built against (CCCL's
 // version decides which entry points exist): a baseline that this build's CCCL lacks is not registered
 // but listed by absent_from_build(), with the reason, so listings can say what is missing and why.
