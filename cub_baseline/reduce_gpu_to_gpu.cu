@@ -76,8 +76,8 @@ public:
                                                        "2^-132 (cub/detail/rfa.cuh, conv_binned_to_double: scale_up "
                                                        "equals scale_down, 2^-66): a sum whose largest term is 2^944 "
                                                        "or more (about 3e284), or 2^864 or more once its top bin has "
-                                                       "carried, comes out about 2^132 times too small (DBL_MAX + "
-                                                       "DBL_MAX - DBL_MAX gives 3.3e268)"}})
+                                                       "carried, comes out about 2^132 times too small (so does "
+                                                       "DBL_MAX + DBL_MAX - DBL_MAX)"}})
   {}
 
   template <class T, class ReduceOp>
