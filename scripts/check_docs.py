@@ -5,12 +5,10 @@ It reads every Markdown file (README.md, docs/, each family's DESIGN.md, every R
 cells of the notebooks, and the comments of the sources (.cu .cuh .cpp .hpp .h .py .sh, CMake files and
 shell scripts without an extension, such as .ci/run; Python docstrings count as comments), and fails on:
 
-  diary        words that date a text to a working session: the word itself, "this/previous run",
-               an ordinal run ("the tenth run")
-  numbering    issue, target and idea numbers ("issue 17", "target 2", "ideas 12-13"; "T1".."T12" in prose,
-               but for T4, a GPU's name)
-  branch       branch names (next/..., exp/...)
-  ignored      ignored folders a reader does not have (.deps/, .whl/, .cccl35/, build-<name>)
+  diary        words that date a text to one sitting of work rather than to the code (RULES below)
+  numbering    the tracker's own numbers for work items, targets and ideas, and their short forms
+  branch       branch names
+  ignored      folders git ignores, which a reader does not have
   code_id      a 16-hex code_id
   length       README.md over 200 lines
   generated    a generated block that differs from its regeneration (scripts/readme_results.py --check,
@@ -55,7 +53,7 @@ RULES = [
     ("diary", re.compile(r"\bsessions?\b", re.I), "all"),
     ("diary", re.compile(r"\bthis run\b(?!s)|\b(?:previous|earlier) runs?\b", re.I), "all"),
     ("diary", re.compile(rf"\b(?:{ORDINAL}|\d+(?:st|nd|rd|th))\s+runs?\b", re.I), "all"),
-    # "issue 17", "issues 17 and 18"; not the verb ("an SM issues 4 instructions", "16-byte").
+    # A numbered work item, one or several; not the verb ("an SM issues 4 instructions"), nor "16-byte".
     ("numbering", re.compile(r"\bissue\s*#?\d+(?![\d.-])|\bissues\s+\d+(?:\s*(?:,|and|to|–|-)\s*\d+)+", re.I), "all"),
     ("numbering", re.compile(r"\btargets?[\s-]+\d+", re.I), "all"),
     ("numbering", re.compile(r"\bideas?\s+\d+", re.I), "all"),
@@ -66,7 +64,7 @@ RULES = [
     ("ignored", re.compile(r"(?<![\w./-])build-[a-z][\w-]*"), "all"),
     ("code_id", re.compile(r"(?<![0-9A-Za-z_])[0-9a-f]{16}(?:-dirty)?(?![0-9A-Za-z_])"), "all"),
 ]
-# An upstream tracker's issue is a citation, not the project's numbering: "CCCL issue 615".
+# A numbered item of an upstream tracker (CCCL's, NCCL's, ...) is a citation, not the project's numbering.
 UPSTREAM = re.compile(r"(?:CCCL|CUB|Thrust|NCCL|CUDA|GoogleTest|benchmark|nvbench|PyTorch)[\s/#-]*$", re.I)
 BLOCK_BEGIN = re.compile(r"<!--\s*([\w.-]+):begin\s*-->")
 BLOCK_END = "<!-- {}:end -->"
