@@ -54,6 +54,14 @@ if [ ${#configure_args[@]} -gt 0 ]; then
 fi
 
 toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
+# Configures build-cccl-toolkit against the toolkit's own CCCL and builds the given targets (all by default).
+build_toolkit_cccl() {
+  local rc=0
+  { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
+      "${benchmark_args[@]}" && cmake --build build-cccl-toolkit ${1:+--target "$@"}; } >> "$logs/build_cccl_toolkit.log" 2>&1 || rc=1
+  grep -m 1 -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+  return $rc
+}
 if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
   step "1. README test command (REQUIRE_GPU=1 cmake --workflow --preset test) -> $results/tests.json"
   rm -rf build/tests/reports
@@ -64,9 +72,7 @@ if [ "${REDU_SKIP_TESTS:-0}" != "1" ]; then
 
   if [ "${REDU_SKIP_TOOLKIT_TESTS:-0}" != "1" ]; then
     step "1b. the same tests built against the CUDA Toolkit's own CCCL -> $results/tests_cccl_toolkit.json"
-    { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
-        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit; } > "$logs/build_cccl_toolkit.log" 2>&1 || status=1
-    grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+    build_toolkit_cccl || status=1
     rm -rf build-cccl-toolkit/tests/reports
     ctest --test-dir build-cccl-toolkit --label-exclude benchmark -j 8 --output-on-failure \
       > "$logs/test_cccl_toolkit.log" 2>&1 || status=1
@@ -99,9 +105,7 @@ if [ "${REDU_SKIP_BENCH:-0}" != "1" ]; then
   if [ "${REDU_SKIP_TOOLKIT_ROWS:-0}" != "1" ]; then
     step "3b. the library rows built against the CUDA Toolkit's own CCCL -> $results/bench_cccl_toolkit.json"
     # The same cub.* and thrust.* rows with the older library, so the notebooks can show what changed.
-    { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
-        "${benchmark_args[@]}" && cmake --build build-cccl-toolkit --target reduce_bench; } >> "$logs/build_cccl_toolkit.log" 2>&1 || status=1
-    grep -E '^-- CCCL' "$logs/build_cccl_toolkit.log"
+    build_toolkit_cccl reduce_bench || status=1
     library_rows="$(./build-cccl-toolkit/bench/reduce_bench --list | cut -f1 | grep -E '^(cub|thrust)\.' | paste -sd, -)"
     ./build-cccl-toolkit/bench/reduce_bench --impl="$library_rows" --floor=no --code_id="$REDU_CODE_ID" \
       --benchmark_out="$results/bench_cccl_toolkit.json" --benchmark_out_format=json \
