@@ -5,6 +5,7 @@
 
 #include "common/contract/requirements.hpp"
 #include "common/contract/status.hpp"
+#include "common/device/per_device.cuh"
 
 #include <cuda_runtime.h>
 #include <nv/target>
@@ -33,13 +34,28 @@ __device__ __forceinline__ void wait_for_first_launch()
 // (Feature::programmatic_dependent_launch); an ordinary launch otherwise. The code counts as much as the
 // device: code compiled for an older target (PTX JIT-compiled on a Hopper) has no griddepcontrol.wait,
 // and started early it would read the first launch's output before it is written. The first launch's
-// kernels are compiled in the same source, for the same targets.
+// kernels are compiled in the same source, for the same targets, so the answer is one per device: asked
+// of the first kernel launched here and kept (cached_per_device), not looked up again on every launch.
+inline Status dependent_launch_in_use(const void* kernel, bool& dependent)
+{
+  static std::atomic<int> cache[cached_devices] = {}; // 1: no, 2: yes
+  int answer = 0;
+  REDU_TRY(cached_per_device(cache, answer, [kernel](int, int& value) {
+    bool active = false;
+    REDU_TRY(feature_in_use(Feature::programmatic_dependent_launch, kernel, active));
+    value = active ? 2 : 1;
+    return Status::success();
+  }));
+  dependent = answer == 2;
+  return Status::success();
+}
+
 template <class... Params, class... Args>
 Status launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t stream,
                         Args... args)
 {
   bool dependent = false;
-  REDU_TRY(feature_in_use(Feature::programmatic_dependent_launch, kernel_of(kernel), dependent));
+  REDU_TRY(dependent_launch_in_use(kernel_of(kernel), dependent));
   cudaLaunchAttribute overlap{};
   overlap.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
