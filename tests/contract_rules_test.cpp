@@ -168,16 +168,25 @@ std::vector<ImplKind> float_sum_implementations()
   return cases;
 }
 
-// Prints the declared departure and returns true when `dtype` is under it.
-bool departs_at_top_of_range(const Info& info, DType dtype)
+// Calls f(T{}) for each float element type `info` declares, but for those under its declared
+// top-of-range departure, which it names instead.
+template <class F>
+void for_each_float_type_off_departure(const Info& info, F f)
 {
-  if (!info.top_of_range_sum_departure.applies_to(dtype))
+  for (DType dtype : info.dtypes)
   {
-    return false;
+    if (!is_floating(dtype))
+    {
+      continue;
+    }
+    if (info.top_of_range_sum_departure.applies_to(dtype))
+    {
+      std::cout << "[   NOTE   ] top-of-range sums not checked for " << info.name << " " << to_string(dtype)
+                << " (tests/library_departures_test.cpp shows it): " << info.top_of_range_sum_departure.why << "\n";
+      continue;
+    }
+    visit_dtype(dtype, f);
   }
-  std::cout << "[   NOTE   ] top-of-range sums not checked for " << info.name << " " << to_string(dtype)
-            << " (tests/library_departures_test.cpp shows it): " << info.top_of_range_sum_departure.why << "\n";
-  return true;
 }
 
 class TopOfRange : public testing::TestWithParam<ImplKind>
@@ -192,44 +201,38 @@ TEST_P(TopOfRange, SumsOfTheLargestTermsStayWithinTheStatedBound)
   REDU_REQUIRE_AVAILABLE(*impl);
   const Info& info        = impl->info();
   std::mt19937_64 rng(43);
-  for (DType dtype : info.dtypes)
-  {
-    if (!is_floating(dtype) || departs_at_top_of_range(info, dtype))
+  for_each_float_type_off_departure(info, [&](auto type) {
+    using T           = decltype(type);
+    const DType dtype = dtype_of<T>();
+    for (const std::int64_t n : {std::int64_t{3}, std::int64_t{1000}, std::int64_t{1} << 20})
     {
-      continue;
-    }
-    visit_dtype(dtype, [&](auto type) {
-      using T = decltype(type);
-      for (const std::int64_t n : {std::int64_t{3}, std::int64_t{1000}, std::int64_t{1} << 20})
+      if (n > info.max_n)
       {
-        if (n > info.max_n)
-        {
-          continue;
-        }
-        SCOPED_TRACE(info.name + " " + to_string(dtype) + " n = " + std::to_string(n));
-        // The output type's top: a half sum accumulates in f32, but its terms are halves.
-        const long double top = std::min<long double>(wide(Limits<T>::max()), std::numeric_limits<Wide<T>>::max());
-        const long double high = top / std::ldexp(1.0L, static_cast<int>(std::ceil(std::log2(n))) + 1);
-        std::uniform_real_distribution<double> fraction(0.5, 1.0);
-        std::bernoulli_distribution negative(0.5);
-        std::vector<T> values(static_cast<std::size_t>(n));
-        for (T& v : values)
-        {
-          const long double x = high * fraction(rng);
-          v = narrow<T>(static_cast<Wide<T>>(negative(rng) ? -x : x));
-        }
-        std::vector<unsigned char> bits;
-        long double got = 0;
-        ASSERT_OK(run_one(*impl, kind, Op::sum, values, nullptr, bits, got));
-        const Reference ref = reference(values, 0, n, Op::sum);
-        const Problem p{kind, dtype, Op::sum, n, 1};
-        const long double tol = tolerance<T>(ref, Op::sum, sum_error_factor(*impl, p, n));
-        EXPECT_TRUE(std::isfinite(got) && std::fabs(got - ref.value) <= tol)
-            << "got " << static_cast<double>(got) << ", expected " << static_cast<double>(ref.value) << " (tolerance "
-            << static_cast<double>(tol) << ")";
+        continue;
       }
-    });
-  }
+      SCOPED_TRACE(info.name + " " + to_string(dtype) + " n = " + std::to_string(n));
+      // The output type's top: a half sum accumulates in f32, but its terms are halves.
+      const long double top = std::min<long double>(wide(Limits<T>::max()), std::numeric_limits<Wide<T>>::max());
+      const long double high = top / std::ldexp(1.0L, static_cast<int>(std::ceil(std::log2(n))) + 1);
+      std::uniform_real_distribution<double> fraction(0.5, 1.0);
+      std::bernoulli_distribution negative(0.5);
+      std::vector<T> values(static_cast<std::size_t>(n));
+      for (T& v : values)
+      {
+        const long double x = high * fraction(rng);
+        v = narrow<T>(static_cast<Wide<T>>(negative(rng) ? -x : x));
+      }
+      std::vector<unsigned char> bits;
+      long double got = 0;
+      ASSERT_OK(run_one(*impl, kind, Op::sum, values, nullptr, bits, got));
+      const Reference ref = reference(values, 0, n, Op::sum);
+      const Problem p{kind, dtype, Op::sum, n, 1};
+      const long double tol = tolerance<T>(ref, Op::sum, sum_error_factor(*impl, p, n));
+      EXPECT_TRUE(std::isfinite(got) && std::fabs(got - ref.value) <= tol)
+          << "got " << static_cast<double>(got) << ", expected " << static_cast<double>(ref.value) << " (tolerance "
+          << static_cast<double>(tol) << ")";
+    }
+  });
 }
 
 // max + max - max, in each order, and a shuffled cancellation of 1000 terms at max / 2: the exact sum
@@ -243,47 +246,41 @@ TEST_P(TopOfRange, OverflowingPartialSumsGiveTheRoundedSumOrANonFiniteValue)
   REDU_REQUIRE_AVAILABLE(*impl);
   const Info& info        = impl->info();
   std::mt19937_64 rng(47);
-  for (DType dtype : info.dtypes)
-  {
-    if (!is_floating(dtype) || departs_at_top_of_range(info, dtype))
+  for_each_float_type_off_departure(info, [&](auto type) {
+    using T           = decltype(type);
+    const DType dtype = dtype_of<T>();
+    const T max       = Limits<T>::max();
+    const T minus_max = narrow<T>(-wide(max));
+    std::vector<T> cancellation;
+    for (int i = 0; i < 500; ++i)
     {
-      continue;
+      cancellation.push_back(narrow<T>(wide(max) / 2));
+      cancellation.push_back(narrow<T>(-wide(max) / 2));
     }
-    visit_dtype(dtype, [&](auto type) {
-      using T           = decltype(type);
-      const T max       = Limits<T>::max();
-      const T minus_max = narrow<T>(-wide(max));
-      std::vector<T> cancellation;
-      for (int i = 0; i < 500; ++i)
+    cancellation.push_back(max);
+    std::shuffle(cancellation.begin(), cancellation.end(), rng);
+    for (const std::vector<T>& values :
+         {std::vector<T>{max, max, minus_max}, std::vector<T>{max, minus_max, max}, std::vector<T>{minus_max, max, max},
+          cancellation})
+    {
+      SCOPED_TRACE(info.name + " " + to_string(dtype) + ", " + std::to_string(values.size()) + " terms");
+      std::vector<unsigned char> bits;
+      long double got = 0;
+      ASSERT_OK(run_one(*impl, kind, Op::sum, values, nullptr, bits, got));
+      const long double exact = reference(values, 0, static_cast<std::int64_t>(values.size()), Op::sum).value;
+      // The exact sum is max; in a wider output (a half sum's f32) it is exact too.
+      if (info.correctly_rounded)
       {
-        cancellation.push_back(narrow<T>(wide(max) / 2));
-        cancellation.push_back(narrow<T>(-wide(max) / 2));
+        EXPECT_EQ(got, exact) << "declared correctly_rounded";
       }
-      cancellation.push_back(max);
-      std::shuffle(cancellation.begin(), cancellation.end(), rng);
-      for (const std::vector<T>& values :
-           {std::vector<T>{max, max, minus_max}, std::vector<T>{max, minus_max, max}, std::vector<T>{minus_max, max, max},
-            cancellation})
+      else
       {
-        SCOPED_TRACE(info.name + " " + to_string(dtype) + ", " + std::to_string(values.size()) + " terms");
-        std::vector<unsigned char> bits;
-        long double got = 0;
-        ASSERT_OK(run_one(*impl, kind, Op::sum, values, nullptr, bits, got));
-        const long double exact = reference(values, 0, static_cast<std::int64_t>(values.size()), Op::sum).value;
-        // The exact sum is max; in a wider output (a half sum's f32) it is exact too.
-        if (info.correctly_rounded)
-        {
-          EXPECT_EQ(got, exact) << "declared correctly_rounded";
-        }
-        else
-        {
-          EXPECT_TRUE(!std::isfinite(got) || got == exact)
-              << "got the finite " << static_cast<double>(got) << ", expected " << static_cast<double>(exact)
-              << " or a non-finite value";
-        }
+        EXPECT_TRUE(!std::isfinite(got) || got == exact)
+            << "got the finite " << static_cast<double>(got) << ", expected " << static_cast<double>(exact)
+            << " or a non-finite value";
       }
-    });
-  }
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, TopOfRange, testing::ValuesIn(float_sum_implementations()), impl_kind_name);

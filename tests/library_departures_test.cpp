@@ -32,9 +32,10 @@ Status sum_of(const Reduction& impl, const std::vector<T>& values, T& result)
   return Status::success();
 }
 
-// Calls check(impl, dtype) for every full-array float sum that declares `departure`; true if any did.
+// Calls check(impl, dtype) for every f32/f64 `op` of `kind` (a full-array sum unless told otherwise) that
+// declares `departure`; true if any did.
 template <class Check>
-bool for_each_declared(ContractDeparture Info::*departure, Check check)
+bool for_each_declared(ContractDeparture Info::*departure, Check check, Op op = Op::sum, Kind kind = Kind::full)
 {
   bool any = false;
   for (const Reduction* impl : registry())
@@ -46,10 +47,9 @@ bool for_each_declared(ContractDeparture Info::*departure, Check check)
     const Info& info = impl->info();
     for (DType dtype : {DType::f32, DType::f64})
     {
-      if ((info.*departure).applies_to(dtype) && info.supports(dtype) && info.supports(Op::sum)
-          && info.supports(Kind::full))
+      if ((info.*departure).applies_to(dtype) && info.supports(dtype) && info.supports(op) && info.supports(kind))
       {
-        SCOPED_TRACE(info.name + " " + to_string(dtype) + ": " + (info.*departure).why);
+        SCOPED_TRACE(info.name + " " + to_string(dtype) + " " + to_string(op) + ": " + (info.*departure).why);
         check(*impl, dtype);
         any = true;
       }
@@ -135,45 +135,27 @@ TEST(LibraryDepartures, DeclaredInfiniteRowArgDeparturesStillHappen)
 {
   REDU_REQUIRE_GPU();
   bool any = false;
-  for (const Reduction* impl : registry())
+  for (Op op : {Op::argmin, Op::argmax})
   {
-    if (unavailable_here(*impl))
-    {
-      continue;
-    }
-    const Info& info = impl->info();
-    for (DType dtype : {DType::f32, DType::f64})
-    {
-      if (!info.infinite_row_arg_departure.applies_to(dtype) || !info.supports(dtype) || !info.supports(Kind::batched))
-      {
-        continue;
-      }
-      for (Op op : {Op::argmin, Op::argmax})
-      {
-        if (!info.supports(op))
-        {
-          continue;
-        }
-        any = true;
-        SCOPED_TRACE(info.name + " " + to_string(dtype) + " " + to_string(op) + ": " + info.infinite_row_arg_departure.why);
-        const auto show = [&](auto type) {
-          using T           = decltype(type);
-          const T loser     = op == Op::argmax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-          const std::vector<T> values(1000, loser);
-          DeviceProblem d;
-          ASSERT_OK(make_device_problem(Kind::batched, op, Shape{"", 1000, 1, {}}, values, impl, d));
-          ASSERT_OK(run_and_wait(*impl, d.problem, d.workspace, nullptr));
-          std::vector<T> value;
-          std::vector<std::int64_t> index;
-          ASSERT_OK(download(d.output, value));
-          ASSERT_OK(download(d.indices, index));
-          EXPECT_FALSE(value.at(0) == loser && index.at(0) == 0)
-              << "a row of " << loser << " now gives it at index 0: the departure is gone, remove it from the "
-                 "implementation's Info";
-        };
-        dtype == DType::f32 ? show(float{}) : show(double{});
-      }
-    }
+    const auto check = [op](const Reduction& impl, DType dtype) {
+      const auto show = [&](auto type) {
+        using T       = decltype(type);
+        const T loser = op == Op::argmax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+        const std::vector<T> values(1000, loser);
+        DeviceProblem d;
+        ASSERT_OK(make_device_problem(Kind::batched, op, Shape{"", 1000, 1, {}}, values, &impl, d));
+        ASSERT_OK(run_and_wait(impl, d.problem, d.workspace, nullptr));
+        std::vector<T> value;
+        std::vector<std::int64_t> index;
+        ASSERT_OK(download(d.output, value));
+        ASSERT_OK(download(d.indices, index));
+        EXPECT_FALSE(value.at(0) == loser && index.at(0) == 0)
+            << "a row of " << loser << " now gives it at index 0: the departure is gone, remove it from the "
+               "implementation's Info";
+      };
+      dtype == DType::f32 ? show(float{}) : show(double{});
+    };
+    any = for_each_declared(&Info::infinite_row_arg_departure, check, op, Kind::batched) || any;
   }
   if (!any)
   {
