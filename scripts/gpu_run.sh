@@ -54,7 +54,7 @@ if [ ${#configure_args[@]} -gt 0 ]; then
 fi
 
 toolkit_cccl="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")/targets/x86_64-linux"
-# Configures build-cccl-toolkit against the toolkit's own CCCL and builds the given targets (all by default).
+# Configures a build folder of its own against the toolkit's own CCCL and builds the given targets (all by default).
 build_toolkit_cccl() {
   local rc=0
   { cmake -S . -B build-cccl-toolkit -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDU_CCCL_ROOT="$toolkit_cccl" \
